@@ -1,0 +1,125 @@
+"""``averos.config.json``: Averos's keys plus averos-ci's ``adapter`` / ``adapterOptions``.
+
+Precedence: CLI flag > config file > default. Relative paths are relative to the config file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.alias_generators import to_camel
+
+from averos_ci.errors import ConfigError
+from averos_ci.execute.contracts import RunMode
+from averos_ci.source import SourceError, load_document, pointer_str
+
+CONFIG_FILE_NAME = "averos.config.json"
+CONFIG_MAX_BYTES = 1024 * 1024
+
+
+class ConfigFile(BaseModel):
+    """The file as written; every key optional. Unknown keys are warnings, not errors."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+    mode: RunMode | None = None
+    timeout_ms: int | None = Field(default=None, ge=1)
+    max_attempts: int | None = Field(default=None, ge=1, le=100)
+    workspace_root: str | None = None
+    manifest_path: str | None = None
+    logs_dir: str | None = None
+    state_path: str | None = None
+    checkpoint_path: str | None = None
+    development: bool | None = None
+    adapter: str | None = None
+    adapter_options: dict[str, Any] | None = None
+    concurrency: int | None = Field(default=None, ge=1, le=64)
+    listeners: list[str] | None = None  # "module:attribute" factories of RunnerEventListener
+    github: dict[str, Any] | None = None  # read by averos_ci.github.settings
+
+
+KNOWN_KEYS = frozenset(f.alias or n for n, f in ConfigFile.model_fields.items())
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Resolved configuration: absolute paths, every value set."""
+
+    config_path: Path | None
+    base_dir: Path
+    mode: RunMode = RunMode.STRICT
+    timeout_ms: int | None = None
+    max_attempts: int = 1
+    workspace_root: Path = Path(".")
+    manifest_path: Path = Path("averos.manifest.yaml")
+    logs_dir: Path = Path(".averos/logs")
+    state_path: Path = Path(".averos/state.json")
+    checkpoint_path: Path = Path(".averos/checkpoints.json")
+    development: bool = False
+    adapter: str = "mock"
+    adapter_options: dict[str, Any] = field(default_factory=dict)
+    concurrency: int = 1
+    listeners: tuple[str, ...] = ()
+    github: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+    def with_overrides(self, **overrides: Any) -> RunConfig:
+        """Apply CLI flags (``None`` means "not given"); relative paths resolve against CWD."""
+        values = {k: v for k, v in overrides.items() if v is not None}
+        for key in ("workspace_root", "manifest_path", "logs_dir", "state_path", "checkpoint_path"):
+            if key in values:
+                values[key] = Path(values[key]).resolve()
+        return replace(self, **values)
+
+
+_PATH_KEYS = ("workspace_root", "manifest_path", "logs_dir", "state_path", "checkpoint_path")
+
+
+def default_config(base_dir: Path | None = None) -> RunConfig:
+    base = (base_dir or Path.cwd()).resolve()
+    cfg = RunConfig(config_path=None, base_dir=base)
+    return replace(cfg, **{k: base / getattr(cfg, k) for k in _PATH_KEYS})
+
+
+def load_config(path: str | Path | None, *, required: bool = True) -> RunConfig:
+    """Load and resolve a config file. ``path=None`` looks for ``averos.config.json`` in CWD."""
+    if path is None:
+        candidate = Path.cwd() / CONFIG_FILE_NAME
+        if not candidate.exists() and not required:
+            return default_config()
+        path = candidate
+    path = Path(path).resolve()
+    try:
+        doc = load_document(path, max_bytes=CONFIG_MAX_BYTES, what="config file")
+    except SourceError as exc:
+        raise ConfigError(exc.message, path=exc.path, line=exc.line, column=exc.column,
+                          hint=exc.hint) from None
+    try:
+        parsed = ConfigFile.model_validate(doc.data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        line, col = doc.locate(loc)
+        raise ConfigError(f"{pointer_str(loc) or '/'}: {err['msg']}", path=path, line=line,
+                          column=col, hint="see 'Configuration' in the README") from None
+    warnings = []
+    for key in doc.data:
+        if key not in KNOWN_KEYS:
+            line, col = doc.locate((key,), key=True)
+            warnings.append(f"{path}:{line}:{col}: warning CFG-01 unknown config key {key!r}")
+    base = path.parent
+    cfg = default_config(base)
+    values: dict[str, Any] = {}
+    for name in ConfigFile.model_fields:
+        value = getattr(parsed, name)
+        if value is None:
+            continue
+        if name in _PATH_KEYS:
+            value = (base / value).resolve()
+        elif name == "listeners":
+            value = tuple(value)
+        values[name] = value
+    return replace(cfg, config_path=path, warnings=tuple(warnings), **values)

@@ -1,0 +1,122 @@
+"""The execution plan: what reviewers approve and what the engine executes."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field
+
+from averos_ci._model import WireModel
+
+PLAN_FORMAT_VERSION = 1
+
+
+class Action(StrEnum):
+    CREATE = "create"
+    UPDATE = "update"
+    SKIP = "skip"
+
+
+class Phase(StrEnum):
+    """Averos's phase order; the enum order is the execution order."""
+
+    APPLICATION = "application"
+    ENTITY = "entity"
+    SIMPLE_FIELD = "simple-field"
+    COMPOSITE_FIELD = "composite-field"
+    MAPPING = "mapping"
+    VALIDATOR = "validator"
+    SERVICE_CONFIG = "service-config"
+    USE_CASE = "use-case"
+    PAGE = "page"
+    AUTH = "auth"
+    TRANSLATION = "translation"
+    TRANSLATION_ENTRY = "translation-entry"
+
+    @property
+    def rank(self) -> int:
+        return _PHASE_RANK[self]
+
+
+_PHASE_RANK = {phase: i for i, phase in enumerate(Phase)}
+
+
+class Bucket(StrEnum):
+    TO_ADD = "toAdd"
+    TO_UPDATE = "toUpdate"
+    CONFLICTS = "conflicts"
+    TO_REMOVE = "toRemove"
+    UNCHANGED = "unchanged"
+
+
+class PlanNode(WireModel):
+    """One operation: ``command`` names the Averos schematic, ``args`` its options (camelCase)."""
+
+    id: str
+    phase: Phase
+    command: str
+    action: Action
+    depends_on: tuple[str, ...] = ()
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class Change(WireModel):
+    """One element of the semantic diff."""
+
+    id: str  # the element's node id, e.g. ``simple-field:ToDoTask:status``
+    kind: str  # element kind, e.g. ``simple-member``
+    bucket: Bucket
+    fields: tuple[str, ...] = ()  # changed fields (toUpdate / conflicts)
+    reason: str | None = None  # why a conflict or a removal cannot be executed
+    renamed_from: str | None = None
+
+
+class PlanDiff(WireModel):
+    to_add: tuple[Change, ...] = ()
+    to_update: tuple[Change, ...] = ()
+    conflicts: tuple[Change, ...] = ()
+    to_remove: tuple[Change, ...] = ()
+    unchanged: tuple[str, ...] = ()  # ids only: the unchanged bulk would dwarf the plan
+
+
+class PlanCounts(WireModel):
+    create: int
+    update: int
+    skip: int
+    conflicts: int
+    remove: int
+
+
+class ExecutionPlan(WireModel):
+    format_version: int = PLAN_FORMAT_VERSION
+    plan_hash: str
+    manifest_hash: str
+    base_state_hash: str
+    application_name: str
+    applicable: bool  # False while conflicts remain
+    counts: PlanCounts
+    diff: PlanDiff
+    nodes: tuple[PlanNode, ...]
+
+    @property
+    def has_changes(self) -> bool:
+        return any(n.action is not Action.SKIP for n in self.nodes)
+
+    def executable_nodes(self) -> list[PlanNode]:
+        return [n for n in self.nodes if n.action is not Action.SKIP]
+
+    def node(self, node_id: str) -> PlanNode:
+        for n in self.nodes:
+            if n.id == node_id:
+                return n
+        raise KeyError(node_id)
+
+    def to_json(self) -> str:
+        """Canonical JSON: sorted keys, no insignificant white space, trailing newline."""
+        return canonical_json(self.to_wire())
+
+
+def canonical_json(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"

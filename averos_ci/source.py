@@ -1,0 +1,266 @@
+"""Loading JSON / YAML documents safely, keeping the line and column of every node.
+
+JSON goes through the stdlib parser (fast); ruamel.yaml is used for YAML and, lazily, to
+locate nodes of a JSON document when a finding needs a line and column. Hostile input is
+reported as :class:`SourceError` with a stable SYN-xx code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from averos_ci.errors import InputError
+
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+MAX_DEPTH = 200
+
+Pointer = tuple[str | int, ...]
+
+
+class SourceError(InputError):
+    """A file that cannot be read as a document at all."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        path: str | Path,
+        line: int | None = None,
+        column: int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, path=path, line=line, column=column, hint=hint)
+        self.code = code
+
+
+def pointer_str(pointer: Sequence[str | int]) -> str:
+    """RFC 6901 JSON pointer."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in pointer)
+
+
+@dataclass
+class Document:
+    path: Path
+    text: str
+    data: Any
+    is_yaml: bool
+    _tree: Any = field(default=None, repr=False)
+    _tree_loaded: bool = field(default=False, repr=False)
+
+    def _roundtrip_tree(self) -> Any:
+        if not self._tree_loaded:
+            self._tree_loaded = True
+            try:
+                self._tree = _ruamel().load(self.text)
+            except Exception:  # only used for locating: a failure means "no position"
+                self._tree = None
+        return self._tree
+
+    def locate(self, pointer: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
+        """1-based (line, column) of the node at ``pointer`` (or its nearest existing parent)."""
+        node = self._roundtrip_tree()
+        pos = (1, 1)
+        if node is None:
+            return pos
+        for i, part in enumerate(pointer):
+            last = i == len(pointer) - 1
+            lc = getattr(node, "lc", None)
+            try:
+                if isinstance(part, int) and isinstance(node, list):
+                    if lc is not None:
+                        line, col = lc.item(part)
+                        pos = (line + 1, col + 1)
+                    node = node[part]
+                elif isinstance(node, dict) and part in node:
+                    if lc is not None:
+                        line, col = lc.key(part) if (key and last) else lc.value(part)
+                        pos = (line + 1, col + 1)
+                    node = node[part]
+                else:
+                    if lc is not None and i == 0:
+                        pos = (lc.line + 1, lc.col + 1)
+                    break
+            except (KeyError, IndexError, TypeError, AttributeError):
+                break
+        return pos
+
+
+def _ruamel() -> Any:
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt", pure=True)
+    yaml.allow_duplicate_keys = False
+    return yaml
+
+
+def load_document(
+    path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, what: str = "document"
+) -> Document:
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise SourceError("SYN-01", f"{what} path is a directory", path=path,
+                              hint="pass the file itself")
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise SourceError(
+                "SYN-02", f"{what} is {size} bytes, over the {max_bytes}-byte limit", path=path,
+                hint="split the file or raise the limit with --max-bytes")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SourceError("SYN-01", f"{what} not found", path=path,
+                          hint="check the path (relative paths are relative to the config file)"
+                          ) from None
+    except OSError as exc:
+        raise SourceError("SYN-01", f"cannot read {what}: {exc.strerror}", path=path) from None
+    return parse_document(raw, path=path, what=what)
+
+
+def parse_document(raw: bytes, *, path: Path, what: str = "document") -> Document:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SourceError("SYN-03", f"{what} is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+                          path=path, line=line, column=col, hint="save the file as UTF-8"
+                          ) from None
+    if not text.strip():
+        raise SourceError("SYN-04", f"{what} is empty", path=path, line=1, column=1)
+    is_yaml = path.suffix.lower() in {".yaml", ".yml"} or not text.lstrip().startswith(("{", "["))
+    try:
+        doc = _parse_yaml(text, path) if is_yaml else _parse_json(text, path)
+    except RecursionError:
+        raise SourceError("SYN-05", f"{what} nests too deeply", path=path,
+                          hint=f"at most {MAX_DEPTH} levels are accepted") from None
+    if not isinstance(doc.data, dict):
+        kind = "list" if isinstance(doc.data, list) else type(doc.data).__name__
+        raise SourceError("SYN-08", f"{what} must be a mapping at the top level, not a {kind}",
+                          path=path, line=1, column=1)
+    return doc
+
+
+def _check_depth(value: Any, path: Path, depth: int = 0) -> None:
+    if depth > MAX_DEPTH:
+        raise RecursionError
+    if isinstance(value, dict):
+        for v in value.values():
+            _check_depth(v, path, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _check_depth(v, path, depth + 1)
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+def _bad_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_json(text: str, path: Path) -> Document:
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
+    except json.JSONDecodeError as exc:
+        raise SourceError("SYN-05", f"invalid JSON: {exc.msg}", path=path, line=exc.lineno,
+                          column=exc.colno) from None
+    except _DuplicateKey as exc:
+        line, col = _locate_duplicate(text, path)
+        raise SourceError("SYN-06", f"duplicate key {str(exc.args[0])!r}", path=path,
+                          line=line, column=col, hint="each key may appear once per object"
+                          ) from None
+    except ValueError as exc:
+        raise SourceError("SYN-05", f"invalid JSON: {exc}", path=path) from None
+    _check_depth(data, path)
+    return Document(path=path, text=text, data=data, is_yaml=False)
+
+
+def _locate_duplicate(text: str, path: Path) -> tuple[int, int]:
+    try:
+        _ruamel().load(text)
+    except Exception as exc:
+        mark = getattr(exc, "problem_mark", None)
+        if mark is not None:
+            return mark.line + 1, mark.column + 1
+    return 1, 1
+
+
+def _parse_yaml(text: str, path: Path) -> Document:
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    yaml = _ruamel()
+    try:
+        # Anchors and aliases are refused outright: this rejects billion-laughs files
+        # before anything is constructed, and a manifest never needs them.
+        for event in yaml.parse(text):
+            anchor = getattr(event, "anchor", None)
+            if anchor is not None:
+                mark = event.start_mark
+                raise SourceError(
+                    "SYN-07", f"YAML anchors and aliases are not allowed (&{anchor} / *{anchor})",
+                    path=path, line=mark.line + 1, column=mark.column + 1,
+                    hint="write the value out in full")
+        tree = yaml.load(text)
+    except SourceError:
+        raise
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        code = "SYN-06" if "duplicate key" in problem or "found duplicate" in str(exc) else "SYN-05"
+        if code == "SYN-06":
+            problem = "duplicate key " + _dup_key_name(str(exc))
+        raise SourceError(code, f"invalid YAML: {problem}" if code == "SYN-05" else problem,
+                          path=path, line=(mark.line + 1) if mark else None,
+                          column=(mark.column + 1) if mark else None) from None
+    except YAMLError as exc:
+        raise SourceError("SYN-05", f"invalid YAML: {exc}", path=path) from None
+    data = _plain(tree, 0)
+    return Document(path=path, text=text, data=data, is_yaml=True, _tree=tree, _tree_loaded=True)
+
+
+def _dup_key_name(message: str) -> str:
+    marker = 'found duplicate key "'
+    start = message.find(marker)
+    if start < 0:
+        return ""
+    rest = message[start + len(marker):]
+    return repr(rest[: rest.find('"')])
+
+
+def _plain(node: Any, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise RecursionError
+    if isinstance(node, dict):
+        return {str(k) if not isinstance(k, str) else k: _plain(v, depth + 1)
+                for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v, depth + 1) for v in node]
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, str):
+        return str(node)
+    if isinstance(node, _dt.date | _dt.datetime):
+        return node.isoformat()
+    return str(node)

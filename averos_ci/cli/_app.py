@@ -10,3 +10,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+@app.callback()
+def _root() -> None:
+    """Plan on pull request, apply on merge: the Averos application lifecycle in CI.
+
+    Exit codes: 0 ok, 1 run failed, 2 invalid input or usage, 3 internal error,
+    130 interrupted (progress persisted; resume with --resume).
+    """

@@ -1,0 +1,39 @@
+"""``averos-ci plan``."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from averos_ci.cli._app import app
+
+
+class PlanFormat(StrEnum):
+    TEXT = "text"
+    MARKDOWN = "markdown"
+    JSON = "json"
+
+
+@app.command()
+def plan(
+    config: Annotated[Path | None, typer.Option(
+        help="Config file (default: ./averos.config.json).")] = None,
+    manifest: Annotated[Path | None, typer.Option(
+        help="Manifest to plan (overrides manifestPath).")] = None,
+    state: Annotated[Path | None, typer.Option(
+        help="Applied-state file (overrides statePath).")] = None,
+    output_format: Annotated[PlanFormat, typer.Option(
+        "--format", help="text, markdown (PR comment / job summary) or json.")] = PlanFormat.TEXT,
+    out: Annotated[Path | None, typer.Option(help="Write the plan to FILE (atomically).")] = None,
+    detailed_exitcode: Annotated[bool, typer.Option(
+        "--detailed-exitcode", help="Exit 0 no changes, 2 changes present, 1 error.")] = False,
+) -> int:
+    """Show what `run` would do (dry run): the semantic diff and the execution plan."""
+    from averos_ci.plan.command import plan_command
+
+    return plan_command(config=config, manifest=manifest, state=state,
+                        output_format=output_format.value, out=out,
+                        detailed_exitcode=detailed_exitcode)

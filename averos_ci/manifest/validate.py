@@ -1,0 +1,193 @@
+"""Layer 2 pipeline: read -> shape (pydantic) -> unknown keys -> semantic rules -> normalize."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from averos_ci.manifest import schema
+from averos_ci.manifest.issues import Issue, ManifestInvalid, Severity, sort_issues
+from averos_ci.manifest.report import Reporter
+from averos_ci.source import DEFAULT_MAX_BYTES, Document, Pointer, SourceError, load_document
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    path: Path
+    issues: list[Issue]
+    manifest: dict[str, Any] | None  # normalized manifest; None when there are errors
+
+    @property
+    def valid(self) -> bool:
+        return not any(i.is_error for i in self.issues)
+
+
+def validate_file(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ValidationResult:
+    """Validate one manifest file. Never raises for bad input: everything is an Issue."""
+    path = Path(path)
+    try:
+        doc = load_document(path, max_bytes=max_bytes, what="manifest")
+    except SourceError as exc:
+        issue = Issue(Severity.ERROR, exc.code, exc.message, str(path), exc.line or 1,
+                      exc.column or 1, "", exc.hint)
+        return ValidationResult(path, [issue], None)
+    return validate_document(doc)
+
+
+def load_manifest(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES
+                  ) -> tuple[dict[str, Any], list[Issue]]:
+    """Normalized manifest and its warnings; raises ManifestInvalid (exit 2) on errors."""
+    result = validate_file(path, max_bytes=max_bytes)
+    if result.manifest is None:
+        raise ManifestInvalid(result.issues)
+    return result.manifest, result.issues
+
+
+def validate_document(doc: Document) -> ValidationResult:
+    from averos_ci.manifest.normalize import normalize
+    from averos_ci.manifest.rules import check_semantics
+
+    data = doc.data
+    base: Pointer = ()
+    report = Reporter(doc)
+    project = data.get("project")
+    if isinstance(project, dict) and "averosApplication" in project:
+        base = ("project", "averosApplication")
+        data = data["project"]["averosApplication"]
+        if not isinstance(data, dict):
+            report.error("SYN-10", "project.averosApplication must be an object", base)
+            return _result(doc, report, None)
+    elif "project" in data and "applicationName" not in data:
+        report.error("SYN-13", "designer export has no project.averosApplication object",
+                     ("project",), hint="export the project again from the Averos designer")
+        return _result(doc, report, None)
+    report.base = base
+    app = _shape(schema.Application, data, (), report)
+    members: dict[tuple[int, int], BaseModel] = {}
+    if app is not None:
+        for ei, entity in enumerate(app.entities):
+            for mi, raw in enumerate(entity.members):
+                member = _member(raw, ("entities", ei, "members", mi), report)
+                if member is not None:
+                    members[(ei, mi)] = member
+    if app is None or report.has_errors:
+        return _result(doc, report, None)
+    _unknown_keys(data, report)
+    check_semantics(app, members, report)
+    manifest = None if report.has_errors else normalize(app, members)
+    return _result(doc, report, manifest)
+
+
+def _result(doc: Document, report: Reporter, manifest: dict[str, Any] | None
+            ) -> ValidationResult:
+    return ValidationResult(doc.path, sort_issues(report.issues), manifest)
+
+
+_MISSING_HINTS = {"applicationName": "every manifest names its application"}
+
+
+def _shape(model: type[BaseModel], data: Any, at: Pointer, report: Reporter) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = (*at, *err["loc"])
+            if err["type"] == "missing":
+                field = str(err["loc"][-1])
+                report.error("SYN-11", f"required key {field!r} is missing", loc[:-1],
+                             hint=_MISSING_HINTS.get(field, f"add {field!r}"))
+            else:
+                got = type(err.get("input")).__name__
+                report.error("SYN-10", f"{'.'.join(map(str, err['loc']))}: {err['msg']} "
+                             f"(got {got})", loc)
+        return None
+
+
+def _member(raw: Any, at: Pointer, report: Reporter) -> BaseModel | None:
+    if not isinstance(raw, dict):
+        report.error("SYN-10", f"a member must be an object (got {type(raw).__name__})", at)
+        return None
+    nature = raw.get("memberNature")
+    if nature == "simple":
+        model: type[BaseModel] = schema.SimpleMember
+    elif nature == "composite":
+        model = schema.CompositeMember
+    else:
+        report.error("CON-08", f"memberNature must be 'simple' or 'composite', not {nature!r}",
+                     (*at, "memberNature") if "memberNature" in raw else at)
+        return None
+    result: BaseModel | None = _shape(model, raw, at, report)
+    return result
+
+
+# Which known-key set applies below which list key.
+_CHILDREN: dict[str, type[BaseModel]] = {
+    "entities": schema.Entity,
+    "services": schema.Service,
+    "serviceConfigurations": schema.ServiceConfiguration,
+    "useCases": schema.UseCase,
+    "blankPages": schema.BlankPage,
+    "fieldMappings": schema.FieldMapping,
+    "mapping": schema.MappingEntry,
+    "authentication": schema.AuthenticationProvider,
+    "config": schema.AuthConfigEntry,
+    "languages": schema.Language,
+    "translationEntries": schema.TranslationEntry,
+}
+
+
+def _unknown_keys(data: dict[str, Any], report: Reporter) -> None:
+    def check(obj: dict[str, Any], model: type[BaseModel], at: Pointer) -> None:
+        known = schema.known_keys(model)
+        for key, value in obj.items():
+            if key not in known:
+                report.warning("SYN-12", f"unknown key {key!r} is ignored", (*at, key), key=True,
+                               hint="check the spelling against the Averos manifest format")
+                continue
+            if key == "httpAuthConfig" and isinstance(value, dict):
+                check(value, schema.HttpAuthConfig, (*at, key))
+            elif key == "members" and isinstance(value, list):
+                for i, m in enumerate(value):
+                    nature = m.get("memberNature")
+                    sub = schema.SimpleMember if nature == "simple" else schema.CompositeMember
+                    check(m, sub, (*at, key, i))
+            elif key in _CHILDREN and isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, dict):
+                        check(item, _CHILDREN[key], (*at, key, i))
+
+    check(data, schema.Application, ())
+
+
+def validate_paths(
+    paths: list[Path], *, config: Path | None = None, output_format: str = "text",
+    max_bytes: int = DEFAULT_MAX_BYTES
+) -> int:
+    """Validate files, print the findings in ``output_format``; return the exit code (0 / 2)."""
+    import sys
+
+    from averos_ci.manifest.issues import format_github, format_json, format_text
+
+    if not paths:
+        from averos_ci.config import load_config
+
+        paths = [load_config(config).manifest_path]
+    issues: list[Issue] = []
+    for path in paths:
+        issues.extend(validate_file(path, max_bytes=max_bytes).issues)
+    errors = sum(1 for i in issues if i.is_error)
+    if output_format == "json":
+        print(format_json(issues, files=[str(p) for p in paths]))
+    elif output_format == "github":
+        if issues:
+            print(format_github(issues))
+    else:
+        if issues:
+            print(format_text(issues))
+        verdict = "invalid" if errors else "valid"
+        print(f"{len(paths)} file(s) {verdict}: {errors} error(s), "
+              f"{len(issues) - errors} warning(s)", file=sys.stderr)
+    return 2 if errors else 0

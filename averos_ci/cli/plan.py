@@ -19,21 +19,38 @@ class PlanFormat(StrEnum):
 
 @app.command()
 def plan(
-    config: Annotated[Path | None, typer.Option(
-        help="Config file (default: ./averos.config.json).")] = None,
-    manifest: Annotated[Path | None, typer.Option(
-        help="Manifest to plan (overrides manifestPath).")] = None,
-    state: Annotated[Path | None, typer.Option(
-        help="Applied-state file (overrides statePath).")] = None,
-    output_format: Annotated[PlanFormat, typer.Option(
-        "--format", help="text, markdown (PR comment / job summary) or json.")] = PlanFormat.TEXT,
+    config: Annotated[
+        Path | None, typer.Option(help="Config file (default: ./averos.config.json).")
+    ] = None,
+    manifest: Annotated[
+        Path | None, typer.Option(help="Manifest to plan (overrides manifestPath).")
+    ] = None,
+    state: Annotated[
+        Path | None, typer.Option(help="Applied-state file (overrides statePath).")
+    ] = None,
+    output_format: Annotated[
+        PlanFormat,
+        typer.Option("--format", help="text, markdown (PR comment / job summary) or json."),
+    ] = PlanFormat.TEXT,
     out: Annotated[Path | None, typer.Option(help="Write the plan to FILE (atomically).")] = None,
-    detailed_exitcode: Annotated[bool, typer.Option(
-        "--detailed-exitcode", help="Exit 0 no changes, 2 changes present, 1 error.")] = False,
+    detailed_exitcode: Annotated[
+        bool,
+        typer.Option("--detailed-exitcode", help="Exit 0 no changes, 2 changes present, 1 error."),
+    ] = False,
+    max_bytes: Annotated[
+        int | None,
+        typer.Option(help="Refuse manifests larger than this many bytes (default 10 MiB).", min=1),
+    ] = None,
 ) -> int:
     """Show what `run` would do (dry run): the semantic diff and the execution plan."""
     from averos_ci.plan.command import plan_command
 
-    return plan_command(config=config, manifest=manifest, state=state,
-                        output_format=output_format.value, out=out,
-                        detailed_exitcode=detailed_exitcode)
+    return plan_command(
+        config=config,
+        manifest=manifest,
+        state=state,
+        output_format=output_format.value,
+        out=out,
+        detailed_exitcode=detailed_exitcode,
+        max_bytes=max_bytes,
+    )

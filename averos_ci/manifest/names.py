@@ -11,18 +11,83 @@ LOCALE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
 
 # ECMAScript reserved words (incl. strict mode) and names TypeScript refuses as identifiers.
 RESERVED = frozenset(
-    """
-    break case catch class const continue debugger default delete do else enum export extends
-    false finally for function if import in instanceof new null return super switch this throw
-    true try typeof var void while with implements interface let package private protected
-    public static yield await arguments eval undefined constructor
-    """.split()
+    [
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "debugger",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "enum",
+        "export",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "import",
+        "in",
+        "instanceof",
+        "new",
+        "null",
+        "return",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "with",
+        "implements",
+        "interface",
+        "let",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "static",
+        "yield",
+        "await",
+        "arguments",
+        "eval",
+        "undefined",
+        "constructor",
+    ]
 )
 # Averos derives camelCase variables and class names from entity names; these would shadow
 # JavaScript globals in the generated code.
 GLOBAL_CLASHES = frozenset(
-    "Object Array String Number Boolean Date Map Set Promise Error Symbol Function Math JSON "
-    "Record Partial Component Injectable NgModule".split()
+    [
+        "Object",
+        "Array",
+        "String",
+        "Number",
+        "Boolean",
+        "Date",
+        "Map",
+        "Set",
+        "Promise",
+        "Error",
+        "Symbol",
+        "Function",
+        "Math",
+        "JSON",
+        "Record",
+        "Partial",
+        "Component",
+        "Injectable",
+        "NgModule",
+    ]
 )
 
 # The language codes the Averos 1.4 schematics accept (add-language / add-translation-entry).
@@ -48,7 +113,10 @@ def name_problem(name: str, *, pascal: bool) -> tuple[str, str] | None:
     if not name:
         return "CON-02", "name is empty"
     if len(name) > MAX_NAME_LENGTH:
-        return "CON-04", f"name {name[:20]!r}… is {len(name)} characters (at most {MAX_NAME_LENGTH})"
+        return (
+            "CON-04",
+            f"name {name[:20]!r}… is {len(name)} characters (at most {MAX_NAME_LENGTH})",
+        )
     if pascal and not PASCAL.match(name):
         return "CON-02", f"name {name!r} is not a PascalCase identifier"
     if not pascal and not IDENTIFIER.match(name):

@@ -21,28 +21,45 @@ def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
 
 def _member(m: BaseModel) -> dict[str, Any]:
     if isinstance(m, SimpleMember):
-        enum = (",".join(v.strip() for v in (m.listOfEnumValues or "").split(","))
-                if m.memberType == "enumeration" else None)
-        return _drop_none({
-            "nature": "simple", "name": m.mname, "memberType": m.memberType,
-            "listOfEnumValues": enum, "memberTag": m.memberTag or None,
-            "renamedFrom": m.renamedFrom,
-        })
+        enum = (
+            ",".join(v.strip() for v in (m.listOfEnumValues or "").split(","))
+            if m.memberType == "enumeration"
+            else None
+        )
+        return _drop_none(
+            {
+                "nature": "simple",
+                "name": m.mname,
+                "memberType": m.memberType,
+                "listOfEnumValues": enum,
+                "memberTag": m.memberTag or None,
+                "renamedFrom": m.renamedFrom,
+            }
+        )
     assert isinstance(m, CompositeMember)
-    return _drop_none({
-        "nature": "composite", "name": m.memberName, "fename": m.fename,
-        "fieldRelationType": m.fieldRelationType, "deleteStrategy": m.deleteStrategy or None,
-        "renamedFrom": m.renamedFrom,
-    })
+    return _drop_none(
+        {
+            "nature": "composite",
+            "name": m.memberName,
+            "fename": m.fename,
+            "fieldRelationType": m.fieldRelationType,
+            "deleteStrategy": m.deleteStrategy or None,
+            "renamedFrom": m.renamedFrom,
+        }
+    )
 
 
 def normalize(app: Application, members: dict[tuple[int, int], BaseModel]) -> dict[str, Any]:
     entities: dict[str, Any] = {}
     for ei, e in enumerate(app.entities):
-        entities[e.name] = _drop_none({
-            "name": e.name, "sname": e.sname or None, "renamedFrom": e.renamedFrom,
-            "members": [_member(members[(ei, mi)]) for mi in range(len(e.members))],
-        })
+        entities[e.name] = _drop_none(
+            {
+                "name": e.name,
+                "sname": e.sname or None,
+                "renamedFrom": e.renamedFrom,
+                "members": [_member(members[(ei, mi)]) for mi in range(len(e.members))],
+            }
+        )
     http = app.httpAuthConfig.model_dump(exclude_none=True) if app.httpAuthConfig else None
     return {
         "normalizedVersion": NORMALIZED_VERSION,
@@ -60,28 +77,43 @@ def normalize(app: Application, members: dict[tuple[int, int], BaseModel]) -> di
             s.name: s.model_dump(exclude_none=True, exclude=set(s.model_extra or {}))
             for s in app.serviceConfigurations
         },
-        "useCases": {u.name: {"name": u.name, "ename": u.ename, "useCaseType": u.useCaseType}
-                     for u in app.useCases},
+        "useCases": {
+            u.name: {"name": u.name, "ename": u.ename, "useCaseType": u.useCaseType}
+            for u in app.useCases
+        },
         "blankPages": {
-            p.name: {"name": p.name, "updateRouteMenu": bool(p.updateRouteMenu),
-                     "targetMenu": p.targetMenu or None, "space": p.targetSpace or None}
+            p.name: {
+                "name": p.name,
+                "updateRouteMenu": bool(p.updateRouteMenu),
+                "targetMenu": p.targetMenu or None,
+                "space": p.targetSpace or None,
+            }
             for p in app.blankPages
         },
         "fieldMappings": {
-            f.name: {"name": f.name, "ename": f.ename,
-                     "mapping": sorted(({"fieldKey": m.fieldKey, "mapTo": m.mapTo}
-                                        for m in f.mapping), key=lambda m: m["fieldKey"])}
+            f.name: {
+                "name": f.name,
+                "ename": f.ename,
+                "mapping": sorted(
+                    ({"fieldKey": m.fieldKey, "mapTo": m.mapTo} for m in f.mapping),
+                    key=lambda m: m["fieldKey"],
+                ),
+            }
             for f in app.fieldMappings
         },
         "authentication": {
-            a.name: {"name": a.name, "providerType": a.providerType,
-                     "config": {c.key: c.value for c in a.config}}
+            a.name: {
+                "name": a.name,
+                "providerType": a.providerType,
+                "config": {c.key: c.value for c in a.config},
+            }
             for a in app.authentication
         },
         "languages": {
-            lang.languageCode: {t.localeID: {"value": t.localeValue,
-                                             "targetEntity": t.targetEntity}
-                                for t in lang.translationEntries}
+            lang.languageCode: {
+                t.localeID: {"value": t.localeValue, "targetEntity": t.targetEntity}
+                for t in lang.translationEntries
+            }
             for lang in app.languages
         },
     }

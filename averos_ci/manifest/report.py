@@ -26,15 +26,30 @@ class Reporter:
     ) -> None:
         full = (*self.base, *pointer)
         line, col = self.doc.locate(full, key=key)
-        self.issues.append(Issue(severity, code, message, str(self.doc.path), line, col,
-                                 pointer_str(full), hint))
+        self.issues.append(
+            Issue(severity, code, message, str(self.doc.path), line, col, pointer_str(full), hint)
+        )
 
-    def error(self, code: str, message: str, pointer: Sequence[str | int], *,
-              hint: str | None = None, key: bool = False) -> None:
+    def error(
+        self,
+        code: str,
+        message: str,
+        pointer: Sequence[str | int],
+        *,
+        hint: str | None = None,
+        key: bool = False,
+    ) -> None:
         self.add(Severity.ERROR, code, message, pointer, hint=hint, key=key)
 
-    def warning(self, code: str, message: str, pointer: Sequence[str | int], *,
-                hint: str | None = None, key: bool = False) -> None:
+    def warning(
+        self,
+        code: str,
+        message: str,
+        pointer: Sequence[str | int],
+        *,
+        hint: str | None = None,
+        key: bool = False,
+    ) -> None:
         self.add(Severity.WARNING, code, message, pointer, hint=hint, key=key)
 
     @property

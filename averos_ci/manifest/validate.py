@@ -31,14 +31,23 @@ def validate_file(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Va
     try:
         doc = load_document(path, max_bytes=max_bytes, what="manifest")
     except SourceError as exc:
-        issue = Issue(Severity.ERROR, exc.code, exc.message, str(path), exc.line or 1,
-                      exc.column or 1, "", exc.hint)
+        issue = Issue(
+            Severity.ERROR,
+            exc.code,
+            exc.message,
+            str(path),
+            exc.line or 1,
+            exc.column or 1,
+            "",
+            exc.hint,
+        )
         return ValidationResult(path, [issue], None)
     return validate_document(doc)
 
 
-def load_manifest(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES
-                  ) -> tuple[dict[str, Any], list[Issue]]:
+def load_manifest(
+    path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> tuple[dict[str, Any], list[Issue]]:
     """Normalized manifest and its warnings; raises ManifestInvalid (exit 2) on errors."""
     result = validate_file(path, max_bytes=max_bytes)
     if result.manifest is None:
@@ -61,8 +70,12 @@ def validate_document(doc: Document) -> ValidationResult:
             report.error("SYN-10", "project.averosApplication must be an object", base)
             return _result(doc, report, None)
     elif "project" in data and "applicationName" not in data:
-        report.error("SYN-13", "designer export has no project.averosApplication object",
-                     ("project",), hint="export the project again from the Averos designer")
+        report.error(
+            "SYN-13",
+            "designer export has no project.averosApplication object",
+            ("project",),
+            hint="export the project again from the Averos designer",
+        )
         return _result(doc, report, None)
     report.base = base
     app = _shape(schema.Application, data, (), report)
@@ -81,8 +94,7 @@ def validate_document(doc: Document) -> ValidationResult:
     return _result(doc, report, manifest)
 
 
-def _result(doc: Document, report: Reporter, manifest: dict[str, Any] | None
-            ) -> ValidationResult:
+def _result(doc: Document, report: Reporter, manifest: dict[str, Any] | None) -> ValidationResult:
     return ValidationResult(doc.path, sort_issues(report.issues), manifest)
 
 
@@ -97,12 +109,17 @@ def _shape(model: type[BaseModel], data: Any, at: Pointer, report: Reporter) -> 
             loc = (*at, *err["loc"])
             if err["type"] == "missing":
                 field = str(err["loc"][-1])
-                report.error("SYN-11", f"required key {field!r} is missing", loc[:-1],
-                             hint=_MISSING_HINTS.get(field, f"add {field!r}"))
+                report.error(
+                    "SYN-11",
+                    f"required key {field!r} is missing",
+                    loc[:-1],
+                    hint=_MISSING_HINTS.get(field, f"add {field!r}"),
+                )
             else:
                 got = type(err.get("input")).__name__
-                report.error("SYN-10", f"{'.'.join(map(str, err['loc']))}: {err['msg']} "
-                             f"(got {got})", loc)
+                report.error(
+                    "SYN-10", f"{'.'.join(map(str, err['loc']))}: {err['msg']} (got {got})", loc
+                )
         return None
 
 
@@ -116,8 +133,11 @@ def _member(raw: Any, at: Pointer, report: Reporter) -> BaseModel | None:
     elif nature == "composite":
         model = schema.CompositeMember
     else:
-        report.error("CON-08", f"memberNature must be 'simple' or 'composite', not {nature!r}",
-                     (*at, "memberNature") if "memberNature" in raw else at)
+        report.error(
+            "CON-08",
+            f"memberNature must be 'simple' or 'composite', not {nature!r}",
+            (*at, "memberNature") if "memberNature" in raw else at,
+        )
         return None
     result: BaseModel | None = _shape(model, raw, at, report)
     return result
@@ -144,8 +164,13 @@ def _unknown_keys(data: dict[str, Any], report: Reporter) -> None:
         known = schema.known_keys(model)
         for key, value in obj.items():
             if key not in known:
-                report.warning("SYN-12", f"unknown key {key!r} is ignored", (*at, key), key=True,
-                               hint="check the spelling against the Averos manifest format")
+                report.warning(
+                    "SYN-12",
+                    f"unknown key {key!r} is ignored",
+                    (*at, key),
+                    key=True,
+                    hint="check the spelling against the Averos manifest format",
+                )
                 continue
             if key == "httpAuthConfig" and isinstance(value, dict):
                 check(value, schema.HttpAuthConfig, (*at, key))
@@ -163,8 +188,11 @@ def _unknown_keys(data: dict[str, Any], report: Reporter) -> None:
 
 
 def validate_paths(
-    paths: list[Path], *, config: Path | None = None, output_format: str = "text",
-    max_bytes: int = DEFAULT_MAX_BYTES
+    paths: list[Path],
+    *,
+    config: Path | None = None,
+    output_format: str = "text",
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> int:
     """Validate files, print the findings in ``output_format``; return the exit code (0 / 2)."""
     import sys
@@ -188,6 +216,8 @@ def validate_paths(
         if issues:
             print(format_text(issues))
         verdict = "invalid" if errors else "valid"
-        print(f"{len(paths)} file(s) {verdict}: {errors} error(s), "
-              f"{len(issues) - errors} warning(s)", file=sys.stderr)
+        print(
+            f"{len(paths)} file(s) {verdict}: {errors} error(s), {len(issues) - errors} warning(s)",
+            file=sys.stderr,
+        )
     return 2 if errors else 0

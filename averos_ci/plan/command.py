@@ -17,12 +17,19 @@ def plan_command(
     output_format: str = "text",
     out: Path | None = None,
     detailed_exitcode: bool = False,
+    max_bytes: int | None = None,
 ) -> int:
     """Print (or write) the plan. Exit: 0 ok; with ``detailed_exitcode`` 0 none / 2 changes / 1
     error (Terraform's convention)."""
     try:
-        changes = _plan_and_write(config=config, manifest=manifest, state=state,
-                                  output_format=output_format, out=out)
+        changes = _plan_and_write(
+            config=config,
+            manifest=manifest,
+            state=state,
+            output_format=output_format,
+            out=out,
+            max_bytes=max_bytes,
+        )
     except AverosCIError as exc:
         if not detailed_exitcode:
             raise
@@ -33,8 +40,15 @@ def plan_command(
     return 0
 
 
-def _plan_and_write(*, config: Path | None, manifest: Path | None, state: Path | None,
-                    output_format: str, out: Path | None) -> bool:
+def _plan_and_write(
+    *,
+    config: Path | None,
+    manifest: Path | None,
+    state: Path | None,
+    output_format: str,
+    out: Path | None,
+    max_bytes: int | None,
+) -> bool:
     from averos_ci.config import load_config
     from averos_ci.plan.planner import compute_plan
     from averos_ci.plan.render import RENDERERS
@@ -44,8 +58,11 @@ def _plan_and_write(*, config: Path | None, manifest: Path | None, state: Path |
     cfg = cfg.with_overrides(manifest_path=manifest, state_path=state)
     for warning in cfg.warnings:
         print(warning, file=sys.stderr)
-    result = compute_plan(manifest_path=cfg.manifest_path,
-                          state=FileStateStore(cfg.state_path).load())
+    result = compute_plan(
+        manifest_path=cfg.manifest_path,
+        state=FileStateStore(cfg.state_path).load(),
+        max_bytes=max_bytes,
+    )
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     text = RENDERERS[output_format](result.plan)

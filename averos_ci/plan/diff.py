@@ -4,17 +4,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from averos_ci._model import fast_construct
 from averos_ci.plan.elements import ALL, Element
 from averos_ci.plan.model import Action, Bucket, Change
 
-REMOVAL_REASON = ("removals are reported, never executed: delete the generated code by hand, "
-                  "or restore the element")
+REMOVAL_REASON = (
+    "removals are reported, never executed: delete the generated code by hand, "
+    "or restore the element"
+)
 
 
 @dataclass(frozen=True)
 class ElementDiff:
     actions: dict[str, Action]  # new element key -> node action
     changes: dict[Bucket, list[Change]]
+
+
+def _change(**kwargs: object) -> Change:
+    # The planner's own values need no validation; constructing 100k changes must stay cheap.
+    return fast_construct(Change, {"fields": (), "reason": None, "renamed_from": None, **kwargs})
 
 
 def _changed_fields(old: Element, new: Element, *, renamed: bool) -> list[str]:
@@ -45,37 +53,57 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
             renamed_from = before.id
         if before is None:
             actions[key] = Action.CREATE
-            changes[Bucket.TO_ADD].append(Change(id=element.id, kind=element.kind,
-                                                 bucket=Bucket.TO_ADD))
+            changes[Bucket.TO_ADD].append(
+                _change(id=element.id, kind=element.kind, bucket=Bucket.TO_ADD)
+            )
             continue
         matched.add(before.key)
         fields = _changed_fields(before, element, renamed=renamed_from is not None)
         if _is_conflict(element, fields):
             actions[key] = Action.SKIP
-            changes[Bucket.CONFLICTS].append(Change(
-                id=element.id, kind=element.kind, bucket=Bucket.CONFLICTS, fields=tuple(fields),
-                renamed_from=renamed_from,
-                reason=f"{', '.join(fields)} cannot change after creation "
-                       "(no Averos schematic updates it)"))
+            changes[Bucket.CONFLICTS].append(
+                _change(
+                    id=element.id,
+                    kind=element.kind,
+                    bucket=Bucket.CONFLICTS,
+                    fields=tuple(fields),
+                    renamed_from=renamed_from,
+                    reason=f"{', '.join(fields)} cannot change after creation "
+                    "(no Averos schematic updates it)",
+                )
+            )
         elif renamed_from is not None:
             # Averos generates by name: a declared rename generates the new name; the old
             # element's code is left in place, like any removal.
             actions[key] = Action.CREATE
-            changes[Bucket.TO_UPDATE].append(Change(
-                id=element.id, kind=element.kind, bucket=Bucket.TO_UPDATE, fields=tuple(fields),
-                renamed_from=renamed_from))
+            changes[Bucket.TO_UPDATE].append(
+                _change(
+                    id=element.id,
+                    kind=element.kind,
+                    bucket=Bucket.TO_UPDATE,
+                    fields=tuple(fields),
+                    renamed_from=renamed_from,
+                )
+            )
         elif fields:
             actions[key] = Action.UPDATE
-            changes[Bucket.TO_UPDATE].append(Change(
-                id=element.id, kind=element.kind, bucket=Bucket.TO_UPDATE, fields=tuple(fields)))
+            changes[Bucket.TO_UPDATE].append(
+                _change(
+                    id=element.id, kind=element.kind, bucket=Bucket.TO_UPDATE, fields=tuple(fields)
+                )
+            )
         else:
             actions[key] = Action.SKIP
-            changes[Bucket.UNCHANGED].append(Change(id=element.id, kind=element.kind,
-                                                    bucket=Bucket.UNCHANGED))
+            changes[Bucket.UNCHANGED].append(
+                _change(id=element.id, kind=element.kind, bucket=Bucket.UNCHANGED)
+            )
     for key, element in old.items():
         if key not in matched and key not in new:
-            changes[Bucket.TO_REMOVE].append(Change(
-                id=element.id, kind=element.kind, bucket=Bucket.TO_REMOVE, reason=REMOVAL_REASON))
+            changes[Bucket.TO_REMOVE].append(
+                _change(
+                    id=element.id, kind=element.kind, bucket=Bucket.TO_REMOVE, reason=REMOVAL_REASON
+                )
+            )
     for bucket in changes.values():
         bucket.sort(key=lambda c: c.id)
     return ElementDiff(actions, changes)

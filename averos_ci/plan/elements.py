@@ -45,11 +45,18 @@ _USE_CASE_COMMANDS = {
 }
 
 
-def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:  # noqa: C901 - one table
+def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:
     app = m["application"]
     app_id = f"application:{app['applicationName']}"
-    yield Element("application", app_id, "application", Phase.APPLICATION, "ng-add",
-                  dict(app), conflict_fields=frozenset({"applicationName"}))
+    yield Element(
+        "application",
+        app_id,
+        "application",
+        Phase.APPLICATION,
+        "ng-add",
+        dict(app),
+        conflict_fields=frozenset({"applicationName"}),
+    )
     root = (app_id,)
     entities: dict[str, dict[str, Any]] = m["entities"]
     field_ids: dict[str, list[str]] = {}
@@ -57,11 +64,18 @@ def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:  # noqa: C901 - one 
     for name, ent in entities.items():
         ent_id = f"entity:{name}"
         old_entity = ent.get("renamedFrom")
-        yield Element(ent_id, ent_id, "entity", Phase.ENTITY, "averos-entity",
-                      _clean({"name": name, "sname": ent.get("sname")}), root,
-                      conflict_fields=frozenset({"sname"}),
-                      rename_of=f"entity:{old_entity}" if old_entity else None,
-                      ignore_on_rename=frozenset({"name"}))
+        yield Element(
+            ent_id,
+            ent_id,
+            "entity",
+            Phase.ENTITY,
+            "averos-entity",
+            _clean({"name": name, "sname": ent.get("sname")}),
+            root,
+            conflict_fields=frozenset({"sname"}),
+            rename_of=f"entity:{old_entity}" if old_entity else None,
+            ignore_on_rename=frozenset({"name"}),
+        )
         ids = field_ids.setdefault(name, [])
         by_name = field_id_by_name.setdefault(name, {})
         for index, mem in enumerate(ent["members"]):
@@ -71,59 +85,146 @@ def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:  # noqa: C901 - one 
             ids.append(mid)
             by_name[mem["name"]] = mid
             old_member = mem.get("renamedFrom") or (mem["name"] if old_entity else None)
-            rename_of = (f"{phase}:{old_entity or name}:{old_member}" if old_member else None)
+            rename_of = f"{phase}:{old_entity or name}:{old_member}" if old_member else None
             if simple:
-                args = _clean({"ename": name, "mname": mem["name"],
-                               "memberType": mem["memberType"],
-                               "listOfEnumValues": mem.get("listOfEnumValues"),
-                               "memberTag": mem.get("memberTag")})
-                yield Element(mid, mid, "simple-member", Phase.SIMPLE_FIELD, "add-simple-member",
-                              args, (ent_id,), (name, index),
-                              frozenset({"memberType", "listOfEnumValues", "memberTag"}),
-                              rename_of, frozenset({"ename", "mname"}))
+                args = _clean(
+                    {
+                        "ename": name,
+                        "mname": mem["name"],
+                        "memberType": mem["memberType"],
+                        "listOfEnumValues": mem.get("listOfEnumValues"),
+                        "memberTag": mem.get("memberTag"),
+                    }
+                )
+                yield Element(
+                    mid,
+                    mid,
+                    "simple-member",
+                    Phase.SIMPLE_FIELD,
+                    "add-simple-member",
+                    args,
+                    (ent_id,),
+                    (name, index),
+                    frozenset({"memberType", "listOfEnumValues", "memberTag"}),
+                    rename_of,
+                    frozenset({"ename", "mname"}),
+                )
             else:
-                args = _clean({"ename": name, "fename": mem["fename"], "memberName": mem["name"],
-                               "fieldRelationType": mem["fieldRelationType"],
-                               "deleteStrategy": mem.get("deleteStrategy")})
+                args = _clean(
+                    {
+                        "ename": name,
+                        "fename": mem["fename"],
+                        "memberName": mem["name"],
+                        "fieldRelationType": mem["fieldRelationType"],
+                        "deleteStrategy": mem.get("deleteStrategy"),
+                    }
+                )
                 deps = tuple(sorted({ent_id, f"entity:{mem['fename']}"}))
-                yield Element(mid, mid, "composite-member", Phase.COMPOSITE_FIELD,
-                              "add-composite-member", args, deps, (name, index), ALL,
-                              rename_of, frozenset({"ename", "memberName"}))
+                yield Element(
+                    mid,
+                    mid,
+                    "composite-member",
+                    Phase.COMPOSITE_FIELD,
+                    "add-composite-member",
+                    args,
+                    deps,
+                    (name, index),
+                    ALL,
+                    rename_of,
+                    frozenset({"ename", "memberName"}),
+                )
     for name, fm in m["fieldMappings"].items():
         ename = fm["ename"]
-        deps = {f"entity:{ename}"} | {field_id_by_name[ename][e["fieldKey"]]
-                                      for e in fm["mapping"]
-                                      if e["fieldKey"] in field_id_by_name.get(ename, {})}
-        yield Element(f"mapping:{name}", f"mapping:{name}", "field-mapping", Phase.MAPPING,
-                      "field-mapping", dict(fm), tuple(sorted(deps)))
+        mapped = {f"entity:{ename}"} | {
+            field_id_by_name[ename][e["fieldKey"]]
+            for e in fm["mapping"]
+            if e["fieldKey"] in field_id_by_name.get(ename, {})
+        }
+        yield Element(
+            f"mapping:{name}",
+            f"mapping:{name}",
+            "field-mapping",
+            Phase.MAPPING,
+            "field-mapping",
+            dict(fm),
+            tuple(sorted(mapped)),
+        )
     sname_owner = {ent["sname"]: n for n, ent in entities.items() if ent.get("sname")}
     for name, sc in m["serviceConfigurations"].items():
         owner = sname_owner.get(sc["id"])
         deps = (f"entity:{owner}",) if owner else root
-        yield Element(f"service-config:{name}", f"service-config:{name}",
-                      "service-configuration", Phase.SERVICE_CONFIG, "service-configuration",
-                      dict(sc), deps)
+        yield Element(
+            f"service-config:{name}",
+            f"service-config:{name}",
+            "service-configuration",
+            Phase.SERVICE_CONFIG,
+            "service-configuration",
+            dict(sc),
+            deps,
+        )
     for name, uc in m["useCases"].items():
         ename = uc["ename"]
         deps = (f"entity:{ename}", *field_ids.get(ename, []))
-        yield Element(f"use-case:{name}", f"use-case:{name}", "use-case", Phase.USE_CASE,
-                      _USE_CASE_COMMANDS[uc["useCaseType"]], {"name": name, "ename": ename},
-                      tuple(sorted(deps)), conflict_fields=ALL)
+        yield Element(
+            f"use-case:{name}",
+            f"use-case:{name}",
+            "use-case",
+            Phase.USE_CASE,
+            _USE_CASE_COMMANDS[uc["useCaseType"]],
+            {"name": name, "ename": ename},
+            tuple(sorted(deps)),
+            conflict_fields=ALL,
+        )
     for name, page in m["blankPages"].items():
-        yield Element(f"page:{name}", f"page:{name}", "page", Phase.PAGE, "create-page",
-                      _clean(dict(page)), root, conflict_fields=ALL)
+        yield Element(
+            f"page:{name}",
+            f"page:{name}",
+            "page",
+            Phase.PAGE,
+            "create-page",
+            _clean(dict(page)),
+            root,
+            conflict_fields=ALL,
+        )
     for name, provider in m["authentication"].items():
-        yield Element(f"auth:{name}", f"auth:{name}", "authentication-provider", Phase.AUTH,
-                      "authentication-provider", dict(provider), root)
+        yield Element(
+            f"auth:{name}",
+            f"auth:{name}",
+            "authentication-provider",
+            Phase.AUTH,
+            "authentication-provider",
+            dict(provider),
+            root,
+        )
     if m.get("httpAuthConfig") is not None:
-        yield Element("auth:http-auth-config", "auth:http-auth-config", "http-auth-config",
-                      Phase.AUTH, "http-auth-config", dict(m["httpAuthConfig"]), root)
+        yield Element(
+            "auth:http-auth-config",
+            "auth:http-auth-config",
+            "http-auth-config",
+            Phase.AUTH,
+            "http-auth-config",
+            dict(m["httpAuthConfig"]),
+            root,
+        )
     for code, entries in m["languages"].items():
         lang_id = f"translation:{code}"
-        yield Element(lang_id, lang_id, "language", Phase.TRANSLATION, "add-language",
-                      {"languageCode": code}, root)
+        yield Element(
+            lang_id,
+            lang_id,
+            "language",
+            Phase.TRANSLATION,
+            "add-language",
+            {"languageCode": code},
+            root,
+        )
         for locale_id, entry in entries.items():
             eid = f"translation-entry:{code}:{locale_id}"
-            yield Element(eid, eid, "translation-entry", Phase.TRANSLATION_ENTRY,
-                          "add-translation-entry",
-                          {"lang": code, "key": locale_id, "value": entry["value"]}, (lang_id,))
+            yield Element(
+                eid,
+                eid,
+                "translation-entry",
+                Phase.TRANSLATION_ENTRY,
+                "add-translation-entry",
+                {"lang": code, "key": locale_id, "value": entry["value"]},
+                (lang_id,),
+            )

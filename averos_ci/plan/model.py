@@ -6,7 +6,7 @@ import json
 from enum import StrEnum
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from averos_ci._model import WireModel
 
@@ -99,6 +99,13 @@ class ExecutionPlan(WireModel):
     counts: PlanCounts
     diff: PlanDiff
     nodes: tuple[PlanNode, ...]
+    _wire: dict[str, Any] | None = PrivateAttr(default=None)  # set by the planner (read-only)
+
+    def to_wire(self) -> dict[str, object]:
+        """The JSON-ready dict. The planner caches it: treat the result as read-only."""
+        if self.__pydantic_private__ and self._wire is not None:
+            return self._wire
+        return super().to_wire()
 
     @property
     def has_changes(self) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from averos_ci._model import fast_construct
 from averos_ci.plan.diff import diff_elements
 from averos_ci.plan.elements import Element, elements
 from averos_ci.plan.model import (
@@ -16,6 +17,7 @@ from averos_ci.plan.model import (
     Action,
     Bucket,
     ExecutionPlan,
+    Phase,
     PlanCounts,
     PlanDiff,
     PlanNode,
@@ -59,13 +61,32 @@ def plan_manifest(manifest: dict[str, Any], state: AppliedState | None) -> PlanR
     new = elements(manifest)
     old = elements(state.manifest) if state is not None else {}
     diff = diff_elements(old, new)
-    ordered = _order(new)
-    nodes = tuple(
-        PlanNode.model_construct(id=e.id, phase=e.phase, command=e.command,
-                                 action=diff.actions[e.key], depends_on=e.deps, args=e.args)
-        for e in ordered
-    )
-    plan_diff = PlanDiff.model_construct(
+    nodes: list[PlanNode] = []
+    wire_nodes: list[dict[str, Any]] = []
+    tally = dict.fromkeys(_ACTIONS, 0)
+    for e in _order(new):
+        action = diff.actions[e.key]
+        tally[action] += 1
+        values: dict[str, object] = {
+            "id": e.id,
+            "phase": e.phase,
+            "command": e.command,
+            "action": action,
+            "depends_on": e.deps,
+            "args": e.args,
+        }
+        nodes.append(fast_construct(PlanNode, values))
+        wire_nodes.append(
+            {
+                "id": e.id,
+                "phase": e.phase.value,
+                "command": e.command,
+                "action": action.value,
+                "dependsOn": list(e.deps),
+                "args": e.args,
+            }
+        )
+    plan_diff = PlanDiff(
         to_add=tuple(diff.changes[Bucket.TO_ADD]),
         to_update=tuple(diff.changes[Bucket.TO_UPDATE]),
         conflicts=tuple(diff.changes[Bucket.CONFLICTS]),
@@ -73,9 +94,9 @@ def plan_manifest(manifest: dict[str, Any], state: AppliedState | None) -> PlanR
         unchanged=tuple(c.id for c in diff.changes[Bucket.UNCHANGED]),
     )
     counts = PlanCounts(
-        create=sum(1 for n in nodes if n.action is Action.CREATE),
-        update=sum(1 for n in nodes if n.action is Action.UPDATE),
-        skip=sum(1 for n in nodes if n.action is Action.SKIP),
+        create=tally[_CREATE],
+        update=tally[_UPDATE],
+        skip=tally[_SKIP],
         conflicts=len(plan_diff.conflicts),
         remove=len(plan_diff.to_remove),
     )
@@ -87,13 +108,26 @@ def plan_manifest(manifest: dict[str, Any], state: AppliedState | None) -> PlanR
         "applicable": not plan_diff.conflicts,
         "counts": counts,
         "diff": plan_diff,
-        "nodes": nodes,
+        "nodes": tuple(nodes),
     }
-    unhashed = ExecutionPlan.model_construct(plan_hash="", **fields)
-    body = unhashed.to_wire()
-    del body["planHash"]
-    plan = ExecutionPlan.model_construct(plan_hash=sha256_json(body), **fields)
+    wire: dict[str, Any] = {
+        "formatVersion": PLAN_FORMAT_VERSION,
+        "manifestHash": fields["manifest_hash"],
+        "baseStateHash": fields["base_state_hash"],
+        "applicationName": fields["application_name"],
+        "applicable": fields["applicable"],
+        "counts": counts.to_wire(),
+        "diff": plan_diff.to_wire(),
+        "nodes": wire_nodes,
+    }
+    wire["planHash"] = sha256_json(wire)  # over everything else: format, hashes, diff, nodes
+    plan = fast_construct(ExecutionPlan, {**fields, "plan_hash": wire["planHash"]})
+    object.__setattr__(plan, "__pydantic_private__", {"_wire": wire})
     return PlanResult(plan, manifest, state)
+
+
+_ACTIONS = tuple(Action)
+_CREATE, _UPDATE, _SKIP = Action.CREATE, Action.UPDATE, Action.SKIP
 
 
 def _order(new: dict[str, Element]) -> list[Element]:
@@ -104,9 +138,9 @@ def _order(new: dict[str, Element]) -> list[Element]:
         sorter.add(e.id, *e.deps)
     sorter.prepare()  # raises CycleError; the element table never builds one
 
-    def key(node_id: str) -> tuple[int, str, int, str]:
-        e = by_id[node_id]
-        return (e.phase.rank, e.order[0], e.order[1], e.id)
+    ranks = {phase: phase.rank for phase in Phase}
+    keys = {e.id: (ranks[e.phase], e.order[0], e.order[1], e.id) for e in new.values()}
+    key = keys.__getitem__
 
     heap = [key(n) for n in sorter.get_ready()]
     heapq.heapify(heap)

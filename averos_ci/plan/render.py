@@ -34,8 +34,10 @@ def md_escape(text: str) -> str:
 
 def counts_line(plan: ExecutionPlan) -> str:
     c = plan.counts
-    return (f"Plan: {c.create} to create, {c.update} to update, {c.skip} unchanged, "
-            f"{c.conflicts} conflict(s), {c.remove} removal(s) reported.")
+    return (
+        f"Plan: {c.create} to create, {c.update} to update, {c.skip} unchanged, "
+        f"{c.conflicts} conflict(s), {c.remove} removal(s) reported."
+    )
 
 
 def _by_phase(nodes: tuple[PlanNode, ...]) -> list[tuple[Phase, list[PlanNode]]]:
@@ -47,8 +49,9 @@ def render_text(plan: ExecutionPlan, *, show_unchanged: bool = False) -> str:
     lines = [f"averos-ci plan for {plan.application_name}", f"planHash: {plan.plan_hash}", ""]
     conflicts = {c.id: c for c in plan.diff.conflicts}
     for phase, nodes in _by_phase(plan.nodes):
-        shown = [n for n in nodes if show_unchanged or n.action is not Action.SKIP
-                 or n.id in conflicts]
+        shown = [
+            n for n in nodes if show_unchanged or n.action is not Action.SKIP or n.id in conflicts
+        ]
         if not shown:
             continue
         lines.append(f"{phase.value}:")
@@ -75,9 +78,11 @@ def _node_rows(nodes: list[PlanNode], cap: int | None, conflicts: set[str]) -> l
         return [row(n) for n in nodes]
     head, tail = cap - cap // 2, cap // 2
     omitted = len(nodes) - head - tail
-    return ([row(n) for n in nodes[:head]]
-            + [f"| … | *{omitted} node(s) omitted here to fit the size limit* | |"]
-            + [row(n) for n in nodes[len(nodes) - tail:] if tail])
+    return (
+        [row(n) for n in nodes[:head]]
+        + [f"| … | *{omitted} node(s) omitted here to fit the size limit* | |"]
+        + [row(n) for n in nodes[len(nodes) - tail :] if tail]
+    )
 
 
 def _markdown(plan: ExecutionPlan, cap: int | None, title: str) -> str:
@@ -95,8 +100,10 @@ def _markdown(plan: ExecutionPlan, cap: int | None, title: str) -> str:
     ]
     if plan.diff.conflicts:
         out += ["**Conflicts — this plan is not applicable until they are resolved:**", ""]
-        out += [f"- {md_escape(x.id)}: {md_escape(x.reason or '')}"
-                for x in plan.diff.conflicts[: cap or None]]
+        out += [
+            f"- {md_escape(x.id)}: {md_escape(x.reason or '')}"
+            for x in plan.diff.conflicts[: cap or None]
+        ]
         if cap and len(plan.diff.conflicts) > cap:
             out.append(f"- … {len(plan.diff.conflicts) - cap} more conflict(s) omitted")
         out.append("")
@@ -112,19 +119,32 @@ def _markdown(plan: ExecutionPlan, cap: int | None, title: str) -> str:
         changed = [n for n in nodes if n.action is not Action.SKIP or n.id in conflict_ids]
         if not changed:
             continue
-        summary = ", ".join(f"{sum(1 for n in changed if n.action is a)} {a.value}"
-                            for a in (Action.CREATE, Action.UPDATE) if any(
-                                n.action is a for n in changed))
+        summary = ", ".join(
+            f"{sum(1 for n in changed if n.action is a)} {a.value}"
+            for a in (Action.CREATE, Action.UPDATE)
+            if any(n.action is a for n in changed)
+        )
         if conflict_ids & {n.id for n in changed}:
             summary += (", " if summary else "") + "conflicts"
-        out += [f"<details><summary>{phase.value} ({summary})</summary>", "",
-                "| action | node | command |", "|---|---|---|",
-                *_node_rows(changed, cap, conflict_ids), "", "</details>", ""]
+        out += [
+            f"<details><summary>{phase.value} ({summary})</summary>",
+            "",
+            "| action | node | command |",
+            "|---|---|---|",
+            *_node_rows(changed, cap, conflict_ids),
+            "",
+            "</details>",
+            "",
+        ]
     return "\n".join(out)
 
 
-def render_markdown(plan: ExecutionPlan, *, max_chars: int = GITHUB_COMMENT_LIMIT - 2_000,
-                    title: str = "averos-ci plan") -> str:
+def render_markdown(
+    plan: ExecutionPlan,
+    *,
+    max_chars: int = GITHUB_COMMENT_LIMIT - 2_000,
+    title: str = "averos-ci plan",
+) -> str:
     """Markdown under ``max_chars``: rows are cut from the middle of each phase if needed."""
     text = _markdown(plan, None, title)
     if len(text) <= max_chars:
@@ -138,15 +158,37 @@ def render_markdown(plan: ExecutionPlan, *, max_chars: int = GITHUB_COMMENT_LIMI
             best, low = candidate, mid + 1
         else:
             high = mid - 1
-    note = ("\n> The full plan is too large for one comment: rows were omitted above. "
-            "See the job summary or `averos-ci plan --format json`.\n")
+    note = (
+        "\n> The full plan is too large for one comment: rows were omitted above. "
+        "See the job summary or `averos-ci plan --format json`.\n"
+    )
     if len(best) + len(note) > max_chars:
         best = best[: max_chars - len(note) - 1]
     return best + note
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_compact = _ENCODER.encode
+
+
+def _pretty(value: object, depth: int, indent: str = "") -> str:
+    """Indented down to ``depth`` levels, compact below: readable, and the C encoder stays fast
+    (the stdlib's indenting encoder is pure Python and ~10x slower on large plans)."""
+    inner = indent + "  "
+    if depth == 0 or not isinstance(value, dict | list) or not value:
+        return _compact(value)
+    if isinstance(value, list):
+        items = [inner + _compact(v) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+    items = [
+        f"{inner}{_compact(k)}: {_pretty(v, depth - 1, inner)}" for k, v in sorted(value.items())
+    ]
+    return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+
+
 def render_json(plan: ExecutionPlan) -> str:
-    return json.dumps(plan.to_wire(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    """Deterministic JSON: sorted keys; one node (and one diff entry) per line."""
+    return _pretty(plan.to_wire(), 3) + "\n"
 
 
 RENDERERS: dict[str, Callable[[ExecutionPlan], str]] = {

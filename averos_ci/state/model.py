@@ -31,15 +31,27 @@ class AppliedState(WireModel):
     def successor(
         self, *, manifest: dict[str, Any], manifest_hash: str, node_states: dict[str, NodeState]
     ) -> AppliedState:
-        return AppliedState(manifest=manifest, manifest_hash=manifest_hash, serial=self.serial + 1,
-                            lineage=self.lineage, built_at=now_iso(), node_states=node_states)
+        return AppliedState(
+            manifest=manifest,
+            manifest_hash=manifest_hash,
+            serial=self.serial + 1,
+            lineage=self.lineage,
+            built_at=now_iso(),
+            node_states=node_states,
+        )
 
     @classmethod
     def first(
         cls, *, manifest: dict[str, Any], manifest_hash: str, node_states: dict[str, NodeState]
     ) -> AppliedState:
-        return cls(manifest=manifest, manifest_hash=manifest_hash, serial=1,
-                   lineage=str(uuid.uuid4()), built_at=now_iso(), node_states=node_states)
+        return cls(
+            manifest=manifest,
+            manifest_hash=manifest_hash,
+            serial=1,
+            lineage=str(uuid.uuid4()),
+            built_at=now_iso(),
+            node_states=node_states,
+        )
 
 
 def now_iso() -> str:

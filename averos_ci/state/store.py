@@ -62,8 +62,13 @@ def parse_state(raw: bytes, *, path: Path) -> AppliedState:
     except UnicodeDecodeError:
         raise StateError("state file is not UTF-8 (corrupt?)", path=path, hint=hint) from None
     except json.JSONDecodeError as exc:
-        raise StateError(f"state file is corrupt or truncated: {exc.msg}", path=path,
-                         line=exc.lineno, column=exc.colno, hint=hint) from None
+        raise StateError(
+            f"state file is corrupt or truncated: {exc.msg}",
+            path=path,
+            line=exc.lineno,
+            column=exc.colno,
+            hint=hint,
+        ) from None
     if not isinstance(data, dict):
         raise StateError("state file must hold a JSON object", path=path, hint=hint)
     version = data.get("formatVersion")
@@ -72,7 +77,10 @@ def parse_state(raw: bytes, *, path: Path) -> AppliedState:
     if version > STATE_FORMAT_VERSION:
         raise StateError(
             f"state file format version {version} is newer than this averos-ci supports "
-            f"({STATE_FORMAT_VERSION})", path=path, hint="upgrade averos-ci")
+            f"({STATE_FORMAT_VERSION})",
+            path=path,
+            hint="upgrade averos-ci",
+        )
     if version < 1:
         raise StateError(f"unknown state format version {version}", path=path, hint=hint)
     try:
@@ -80,5 +88,6 @@ def parse_state(raw: bytes, *, path: Path) -> AppliedState:
     except ValidationError as exc:
         err = exc.errors()[0]
         where = "/".join(str(p) for p in err["loc"])
-        raise StateError(f"state file is invalid at /{where}: {err['msg']}", path=path,
-                         hint=hint) from None
+        raise StateError(
+            f"state file is invalid at /{where}: {err['msg']}", path=path, hint=hint
+        ) from None

@@ -1,0 +1,132 @@
+"""Benchmark: `averos-ci plan --format json` on synthetic manifests of growing size.
+
+Sizes: 10, 100, 1,000 and 5,000 entities x 20 members (plus a use case, a service
+configuration and a translation entry per entity). Prints the median wall time and the peak
+RSS of a fresh process per size, and the 1,000 -> 5,000 time ratio.
+Targets: 5,000 entities <= 10 s; 1,000 -> 5,000 <= 6x (near-linear).
+
+    python bench/plan_scale.py [--runs 3] [--sizes 10,100,1000,5000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+TYPES = ["string", "number", "boolean", "date", "textarea"]
+
+
+def synthetic_manifest(entities: int, members: int = 20) -> dict[str, Any]:
+    ents, configs, use_cases, entries = [], [], [], []
+    for i in range(entities):
+        name = f"Entity{i:05d}"
+        mems: list[dict[str, Any]] = [
+            {
+                "memberNature": "simple",
+                "ename": name,
+                "mname": f"field{j:02d}",
+                "memberType": TYPES[j % len(TYPES)],
+            }
+            for j in range(members - 1)
+        ]
+        mems[0]["memberType"], mems[0]["memberTag"] = "string", "ID"
+        target = f"Entity{(i + 1) % entities:05d}"
+        mems.append(
+            {
+                "memberNature": "composite",
+                "ename": name,
+                "fename": target,
+                "memberName": "related",
+                "fieldRelationType": "ManyToOne",
+            }
+        )
+        ents.append({"name": name, "sname": f"{name}Service", "members": mems})
+        configs.append(
+            {
+                "type": "service",
+                "name": f"{name}ServiceConfiguration",
+                "id": f"{name}Service",
+                "apiHost": "127.0.0.1",
+                "apiPort": 3000,
+                "apiProtocol": "http",
+                "apiEndPoint": f"/api/{name.lower()}",
+            }
+        )
+        use_cases.append({"name": f"Search{name}", "ename": name, "useCaseType": "Search_Entity"})
+        entries.append({"localeID": f"{name.lower()}.field01", "localeValue": f"Field of {name}"})
+    return {
+        "applicationName": "ScaleApp",
+        "defaultLanguageCode": "en",
+        "entities": ents,
+        "serviceConfigurations": configs,
+        "useCases": use_cases,
+        "languages": [{"languageCode": "en", "translationEntries": entries}],
+    }
+
+
+def run_once(cmd: list[str]) -> tuple[float, int]:
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(
+            f"{cmd} failed: {proc.stderr.read().decode()[-2000:] if proc.stderr else ''}"
+        )
+    return elapsed, usage.ru_maxrss  # KiB on Linux
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sizes", default="10,100,1000,5000")
+    args = parser.parse_args()
+    exe = shutil.which("averos-ci")
+    base = [exe] if exe else [sys.executable, "-m", "averos_ci"]
+    results: dict[int, float] = {}
+    print(f"{'entities':>9} {'nodes':>8} {'manifest':>10} {'median s':>9} {'peak MiB':>9}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in (int(s) for s in args.sizes.split(",")):
+            path = Path(tmp) / f"scale-{size}.manifest.json"
+            path.write_text(json.dumps(synthetic_manifest(size)))
+            out = Path(tmp) / "plan.json"
+            cmd = [
+                *base,
+                "plan",
+                "--format",
+                "json",
+                "--manifest",
+                str(path),
+                "--state",
+                str(Path(tmp) / "absent-state.json"),
+                "--out",
+                str(out),
+                "--max-bytes",
+                str(1 << 30),
+            ]
+            runs = [run_once(cmd) for _ in range(args.runs)]
+            med = statistics.median(t for t, _ in runs)
+            peak = max(m for _, m in runs) / 1024
+            nodes = len(json.loads(out.read_text())["nodes"])
+            results[size] = med
+            print(
+                f"{size:>9} {nodes:>8} {path.stat().st_size / 1e6:>8.1f}MB {med:>9.2f} {peak:>9.0f}"
+            )
+    if 1000 in results and 5000 in results:
+        print(
+            f"ratio 5,000 / 1,000 entities = {results[5000] / results[1000]:.2f}x "
+            "(target <= 6x); 5,000 entities target <= 10 s"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+"""JSON Schemas of the files averos-ci writes, generated from the pydantic models.
+
+Regenerate with ``python -m averos_ci.schemas``; a test checks the shipped files are current.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+
+
+def generated() -> dict[str, dict[str, Any]]:
+    from averos_ci.plan.model import PLAN_FORMAT_VERSION, ExecutionPlan
+    from averos_ci.state.model import STATE_FORMAT_VERSION, AppliedState
+
+    out = {}
+    for name, model, version in (
+        ("plan", ExecutionPlan, PLAN_FORMAT_VERSION),
+        ("state", AppliedState, STATE_FORMAT_VERSION),
+    ):
+        schema = model.model_json_schema(by_alias=True, mode="serialization")
+        schema["$id"] = f"https://averos-ci.invalid/schemas/{name}-v{version}.schema.json"
+        schema["title"] = f"averos-ci {name} file, formatVersion {version}"
+        out[f"{name}.schema.json"] = schema
+    return out
+
+
+def render(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def main() -> None:
+    for name, schema in generated().items():
+        (HERE / name).write_text(render(schema), encoding="utf-8")
+        print(f"wrote {HERE / name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,3 @@
+from averos_ci.schemas import main
+
+main()

@@ -1,0 +1,30 @@
+"""The shipped JSON Schemas match the models, and real files validate against them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from averos_ci.plan import compute_plan
+from averos_ci.schemas import HERE, generated, render
+from tests.conftest import EXAMPLE_DIR
+
+jsonschema = pytest.importorskip("jsonschema")
+
+
+@pytest.mark.parametrize("name", ["plan.schema.json", "state.schema.json"])
+def test_shipped_schema_is_current(name: str) -> None:
+    assert (HERE / name).read_text(encoding="utf-8") == render(generated()[name]), (
+        "regenerate with: python -m averos_ci.schemas"
+    )
+
+
+def test_plan_json_validates_against_schema() -> None:
+    plan = compute_plan(manifest_path=EXAMPLE_DIR / "todoapp.manifest.yaml", state=None).plan
+    schema = json.loads((HERE / "plan.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(json.loads(plan.to_json()), schema)
+    broken = json.loads(plan.to_json())
+    broken["nodes"][0]["action"] = "explode"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema)

@@ -122,7 +122,7 @@ def load_document(
             "SYN-01",
             f"{what} not found",
             path=path,
-            hint="check the path (relative paths are relative to the config file)",
+            hint="check the path; paths in a config file are relative to that file",
         ) from None
     except OSError as exc:
         raise SourceError("SYN-01", f"cannot read {what}: {exc.strerror}", path=path) from None

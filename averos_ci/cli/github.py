@@ -1,3 +1,56 @@
-"""Placeholder: this command's module is being written."""
+"""``averos-ci github <plan|approve|apply|auto>``: the GitHub Actions flow."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from averos_ci.cli._app import app
+
+github_app = typer.Typer(
+    name="github",
+    help="Plan on pull request, approve, apply on merge (inside GitHub Actions).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.add_typer(github_app, name="github")
+
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option("--config", help="Config file (default: averos.config.json at the repo root)."),
+]
+
+
+def _run(command: str, config: Path | None) -> int:
+    from averos_ci.github import run_github
+
+    run_github(command, config_path=config)
+    return 0
+
+
+@github_app.command()
+def plan(config: ConfigOption = None) -> int:
+    """pull_request: post the plan (sticky comment) and the averos-ci/plan status."""
+    return _run("plan", config)
+
+
+@github_app.command()
+def approve(config: ConfigOption = None) -> int:
+    """issue_comment '/averos approve' or an approving pull_request_review."""
+    return _run("approve", config)
+
+
+@github_app.command()
+def apply(config: ConfigOption = None) -> int:
+    """push to the default branch: apply the merged, approved plan."""
+    return _run("apply", config)
+
+
+@github_app.command()
+def auto(config: ConfigOption = None) -> int:
+    """Dispatch on $GITHUB_EVENT_NAME (plan / approve / apply)."""
+    return _run("auto", config)

@@ -1,3 +1,85 @@
-"""Placeholder: this command's module is being written."""
+"""``averos-ci run`` (also ``averos run``): apply the plan through the configured adapter."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from averos_ci.cli._app import app
+from averos_ci.execute.contracts import RunMode
+
+
+@app.command()
+def run(
+    config: Annotated[
+        Path | None, typer.Option(help="Config file (default: ./averos.config.json).")
+    ] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Per-node progress.")] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the checkpointed run of this plan.")
+    ] = False,
+    replan: Annotated[
+        bool, typer.Option("--replan", help="Discard existing checkpoints and start over.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Ask the adapter for a dry run; write no state.")
+    ] = False,
+    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML to FILE.")] = None,
+    summary_md: Annotated[
+        Path | None, typer.Option(help="Write job-summary markdown to FILE.")
+    ] = None,
+    summary_json: Annotated[
+        Path | None, typer.Option(help="Write the RunnerSummary JSON to FILE.")
+    ] = None,
+    adapter: Annotated[str | None, typer.Option(help="Adapter name (overrides adapter).")] = None,
+    mode: Annotated[RunMode | None, typer.Option(help="strict or resilient.")] = None,
+    timeout_ms: Annotated[
+        int | None, typer.Option(min=1, help="Bound the whole run (overrides timeoutMs).")
+    ] = None,
+    max_attempts: Annotated[
+        int | None, typer.Option(min=1, max=100, help="Attempts per node (maxAttempts).")
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option(min=1, max=64, help="Nodes run in parallel (default 1).")
+    ] = None,
+    manifest: Annotated[Path | None, typer.Option(help="Overrides manifestPath.")] = None,
+    state: Annotated[Path | None, typer.Option(help="Overrides statePath.")] = None,
+) -> int:
+    """Execute the plan: checkpointed, resumable, with events, summary and JUnit."""
+    import sys
+
+    from averos_ci.config import load_config
+    from averos_ci.errors import Interrupted, RunFailed
+    from averos_ci.execute import apply
+
+    cfg = load_config(config, required=config is not None).with_overrides(
+        adapter=adapter, mode=mode, timeout_ms=timeout_ms, max_attempts=max_attempts,
+        concurrency=concurrency, manifest_path=manifest, state_path=state,
+    )  # fmt: skip
+    for warning in cfg.warnings:
+        print(warning, file=sys.stderr)
+    outcome = apply(
+        cfg, resume=resume, replan=replan, dry_run=dry_run, verbose=verbose, junit=junit,
+        summary_md=summary_md, summary_json=summary_json,
+    )  # fmt: skip
+    for warning in outcome.warnings:
+        print(warning, file=sys.stderr)
+    s = outcome.summary
+    if outcome.interrupted:
+        saved = "nothing was written (dry run)" if dry_run else "progress is checkpointed"
+        raise Interrupted(
+            f"run interrupted: {outcome.interrupted}; {s.succeeded}/{s.total} nodes done, {saved}",
+            path=None if dry_run else cfg.checkpoint_path,
+            hint=None if dry_run else "run the same command again with --resume",
+        )
+    if not s.success:
+        first = s.failures[0] if s.failures else None
+        detail = f"; first: {first.node_id}: {first.failure.message}" if first else ""
+        raise RunFailed(
+            f"run failed: {s.failed} failed, {s.skipped} skipped, {s.cancelled} cancelled "
+            f"of {s.total}{detail}",
+            hint=f"see the node logs in {cfg.logs_dir}; fix the cause and run again with --resume",
+        )
+    return 0

@@ -1,0 +1,49 @@
+"""Adapter registry, fed by the ``averos_ci.adapters`` entry-point group."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+from averos_ci.errors import ConfigError, InputError
+from averos_ci.execute.contracts import AdapterFactory, ExecutionAdapter
+
+ENTRY_POINT_GROUP = "averos_ci.adapters"
+_BUILTIN = {"mock": "averos_ci.execute.adapters.mock:MockAdapter"}
+
+__all__ = ["ENTRY_POINT_GROUP", "available_adapters", "get_adapter"]
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    found = {
+        name: EntryPoint(name=name, value=value, group=ENTRY_POINT_GROUP)
+        for name, value in _BUILTIN.items()
+    }
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found[ep.name] = ep
+    return found
+
+
+def available_adapters() -> list[str]:
+    return sorted(_entry_points())
+
+
+def get_adapter(name: str, options: Mapping[str, Any] | None = None) -> ExecutionAdapter:
+    """Build adapter ``name`` from its ``adapterOptions``; unknown names are an InputError."""
+    eps = _entry_points()
+    if name not in eps:
+        raise InputError(
+            f"unknown adapter {name!r}", hint=f"available adapters: {', '.join(sorted(eps))}"
+        )
+    try:
+        factory: AdapterFactory = eps[name].load()
+    except (ImportError, AttributeError) as exc:
+        raise InputError(
+            f"adapter {name!r} cannot be loaded: {exc}",
+            hint="reinstall the package that provides it",
+        ) from None
+    adapter = factory(dict(options or {}))
+    if not isinstance(adapter, ExecutionAdapter):
+        raise ConfigError(f"adapter {name!r} does not implement ExecutionAdapter")
+    return adapter

@@ -1,0 +1,115 @@
+"""Subprocess helpers: argument lists only (never a shell), isolated npm/Angular env."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from averos_ci.execute.contracts import ExecutionFailure
+
+EXCERPT_CHARS = 4000
+
+
+def tool_env(cache_dir: Path, *, registry: str | None = None) -> dict[str, str]:
+    """Environment for node/npm/ng: npm's cache under our cache dir, no prompts, no analytics.
+
+    npm and the Angular CLI would otherwise write into ``$HOME`` (``~/.npm``,
+    ``~/.angular-config.json``); CI runners and the test-suite forbid that.
+    """
+    env = dict(os.environ)
+    env.update(
+        {
+            "npm_config_cache": str(cache_dir / "npm"),
+            "npm_config_update_notifier": "false",
+            "npm_config_fund": "false",
+            "npm_config_audit": "false",
+            "npm_config_yes": "true",
+            "NG_CLI_ANALYTICS": "false",
+            "NG_CLI_ANALYTICS_SHARE": "false",
+            "NG_FORCE_TTY": "false",
+            "CI": env.get("CI", "true") or "true",
+        }
+    )
+    if registry:
+        env["npm_config_registry"] = registry
+    return env
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n[... {len(text) - limit} characters omitted ...]\n{text[-half:]}"
+
+
+def describe(cmd: Sequence[str], returncode: int | None, stdout: str, stderr: str) -> str:
+    code = "timed out" if returncode is None else f"exit code {returncode}"
+    return (
+        f"command: {' '.join(cmd)}\n{code}\n"
+        f"--- stdout ---\n{excerpt(stdout)}\n--- stderr ---\n{excerpt(stderr)}"
+    )
+
+
+class CommandFailed(Exception):
+    def __init__(self, cmd: Sequence[str], returncode: int | None, stdout: str, stderr: str):
+        self.cmd = list(cmd)
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+        super().__init__(describe(cmd, returncode, stdout, stderr))
+
+    def failure(self, code: str, message: str) -> ExecutionFailure:
+        return ExecutionFailure(code=code, message=message, details=str(self))
+
+
+def run(
+    cmd: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout: float,
+    log: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``cmd``; append its output to ``log``; raise :class:`CommandFailed` on failure."""
+    try:
+        proc = subprocess.run(
+            list(cmd),
+            cwd=cwd,
+            env=dict(env),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        out = _text(exc.stdout)
+        err = _text(exc.stderr)
+        append_log(log, cmd, out, err, None)
+        raise CommandFailed(cmd, None, out, err) from None
+    append_log(log, cmd, proc.stdout, proc.stderr, proc.returncode)
+    if proc.returncode != 0:
+        raise CommandFailed(cmd, proc.returncode, proc.stdout, proc.stderr)
+    return proc
+
+
+def _text(value: str | bytes | None) -> str:
+    if value is None:
+        return ""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+
+
+def append_log(
+    log: Path | None, cmd: Sequence[str], stdout: str, stderr: str, code: int | None
+) -> None:
+    if log is None:
+        return
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("a", encoding="utf-8") as f:
+        f.write(f"$ {' '.join(cmd)}\n{stdout}")
+        if stderr:
+            f.write(f"--- stderr ---\n{stderr}")
+        f.write(f"--- exit code {code} ---\n")

@@ -1,0 +1,219 @@
+"""``angular-schematics``: realize plan nodes with the Averos Angular schematics."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from averos_ci.errors import AverosCIError, InputError, ToolchainError
+from averos_ci.execute.contracts import (
+    ExecutionContext,
+    ExecutionFailure,
+    ExecutionResult,
+    ExecutionState,
+    RuntimeMutation,
+)
+from averos_ci.plan.model import PlanNode
+
+from . import journal as journal_mod
+from ._proc import tool_env
+from .bootstrap import BootstrapSpec, create_workspace
+from .cache import cache_root, cached_template, ensure_template, find_matching_template
+from .driver import Driver
+from .mapping import OPERATIONS, Bootstrap, BuiltinEdit, Schematic
+from .options import AngularOptions, parse_options
+from .scan import scan
+from .toolchain import Toolchain, check_registry, find_toolchain
+from .workspace import check_app_name, copy_workspace, is_bootstrapped, move_into_place, staging_dir
+from .writes import write_files
+
+
+class AngularSchematicsAdapter:
+    name: ClassVar[str] = "angular-schematics"
+    supports_concurrency: ClassVar[bool] = False  # schematics edit shared files
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.options: AngularOptions = parse_options(options or {})
+        self.cache_root = cache_root(self.options)
+        self._toolchain: Toolchain | None = None
+        self._driver: Driver | None = None
+        self._dry_root: Path | None = None  # a template standing in for a missing workspace
+
+    # -- lifecycle -------------------------------------------------------------------
+    def preflight(self, context: ExecutionContext) -> None:
+        self._toolchain = find_toolchain(self.options.min_node_version)
+        root = context.workspace_root
+        if is_bootstrapped(root, self.options.collection):
+            schematics = root / "node_modules" / "@angular-devkit" / "schematics"
+            if not (schematics / "package.json").is_file():
+                raise ToolchainError(
+                    f"{root} has no node_modules/@angular-devkit/schematics",
+                    hint=f"run `npm ci` in {root}",
+                )
+            return
+        if root.is_dir() and any(not p.name.startswith(".") for p in root.iterdir()):
+            raise InputError(
+                f"workspaceRoot {root} is not empty and is not an Angular workspace with "
+                f"{self.options.collection} installed",
+                path=root,
+                hint="point workspaceRoot at an empty or missing directory, or at a "
+                "workspace created by this adapter",
+            )
+        if self.options.template_cache and find_matching_template(self.cache_root, self.options):
+            return
+        check_registry(self._toolchain, cache_dir=self.cache_root, registry=self.options.registry)
+
+    def open(self, context: ExecutionContext) -> None:
+        if context.dry_run:
+            return
+        restored = journal_mod.rollback(context.workspace_root)
+        if restored:
+            _log(context, "rolled back the interrupted node's writes: " + ", ".join(restored))
+
+    def close(self) -> None:
+        if self._driver is not None:
+            self._driver.close()
+            self._driver = None
+
+    # -- nodes -----------------------------------------------------------------------
+    def execute(
+        self, node: PlanNode, context: ExecutionContext, state: ExecutionState
+    ) -> ExecutionResult:
+        started = time.monotonic()
+        operation = OPERATIONS.get(node.command)
+        try:
+            if operation is None:
+                outcome: RuntimeMutation | ExecutionFailure = ExecutionFailure(
+                    code="UNSUPPORTED",
+                    message=f"no mapping for command {node.command!r} in angular-schematics",
+                )
+            elif isinstance(operation, Bootstrap):
+                outcome = self._bootstrap(node, context, operation)
+            elif isinstance(operation, BuiltinEdit):
+                outcome = self._edit(node, context, operation)
+            else:
+                outcome = self._schematic(node, context, operation)
+        except AverosCIError as exc:
+            outcome = ExecutionFailure(code="ADAPTER_ERROR", message=str(exc))
+        finally:
+            if not context.dry_run:
+                journal_mod.clear(context.workspace_root)
+        duration = int((time.monotonic() - started) * 1000)
+        if isinstance(outcome, ExecutionFailure):
+            _log(context, f"FAILED {outcome.code}: {outcome.message}")
+            return ExecutionResult(success=False, duration_ms=duration, failure=outcome)
+        return ExecutionResult(success=True, duration_ms=duration, runtime_mutation=outcome)
+
+    def _bootstrap(
+        self, node: PlanNode, context: ExecutionContext, op: Bootstrap
+    ) -> RuntimeMutation | ExecutionFailure:
+        root = context.workspace_root
+        args = node.args
+        app = check_app_name(str(args.get("applicationName", "")))
+        created: tuple[str, ...] = ()
+        if is_bootstrapped(root, self.options.collection):
+            _log(context, f"workspace {root} already has {self.options.collection}: kept")
+        else:
+            spec = BootstrapSpec.from_options(
+                self.options,
+                app_name=app,
+                language=str(args.get("defaultLanguageCode") or "en"),
+                cache_root=self.cache_root,
+            )
+            if context.dry_run:
+                self._dry_root = cached_template(self.cache_root, spec)
+                _log(context, f"dry run: would create the Angular workspace {app} in {root}")
+                return RuntimeMutation()
+            staged = staging_dir(root)
+            shutil.rmtree(staged, ignore_errors=True)
+            try:
+                if self.options.template_cache:
+                    template = ensure_template(self.cache_root, spec, log=context.log_file)
+                    _log(context, f"copying the cached template workspace {template}")
+                    copy_workspace(template, staged)
+                else:
+                    create_workspace(staged, spec, log=context.log_file)
+                move_into_place(staged, root)
+            finally:
+                shutil.rmtree(staged, ignore_errors=True)
+            created = tuple(sorted(scan(root)))
+        written = self._write(context, op.edit(root, args))
+        return RuntimeMutation(
+            created=tuple(sorted({*created, *written.created})),
+            updated=tuple(p for p in written.updated if p not in created),
+        )
+
+    def _edit(
+        self, node: PlanNode, context: ExecutionContext, op: BuiltinEdit
+    ) -> RuntimeMutation | ExecutionFailure:
+        if not self.options.builtin_edits:
+            return _unsupported(node, self.options.collection)
+        _log(context, f"built-in edit {node.command} {json.dumps(node.args, sort_keys=True)}")
+        return self._write(context, op.edit(context.workspace_root, node.args))
+
+    def _write(self, context: ExecutionContext, files: dict[str, str]) -> RuntimeMutation:
+        mutation = write_files(
+            context.workspace_root,
+            files,
+            dry_run=context.dry_run,
+            journal=journal_mod.Journal(context.workspace_root),
+        )
+        for kind, paths in (("CREATE", mutation.created), ("UPDATE", mutation.updated)):
+            for path in paths:
+                _log(context, f"{kind} {path}")
+        return mutation
+
+    def _schematic(
+        self, node: PlanNode, context: ExecutionContext, op: Schematic
+    ) -> RuntimeMutation | ExecutionFailure:
+        from .execute_schematic import run_schematic
+
+        return run_schematic(self, node, context, op)
+
+    # -- helpers used by execute_schematic ------------------------------------------
+    def toolchain(self) -> Toolchain:
+        if self._toolchain is None:
+            self._toolchain = find_toolchain(self.options.min_node_version)
+        return self._toolchain
+
+    def schematics_root(self, context: ExecutionContext) -> Path | None:
+        root = context.workspace_root
+        if is_bootstrapped(root, self.options.collection):
+            return root
+        return self._dry_root if context.dry_run else None
+
+    def driver(self, context: ExecutionContext, root: Path) -> Driver:
+        if self._driver is not None and (not self._driver.alive or self._driver.root != root):
+            self._driver.close()
+            self._driver = None
+        if self._driver is None:
+            self._driver = Driver(
+                node=self.toolchain().node,
+                root=root,
+                env=tool_env(self.cache_root, registry=self.options.registry),
+                stderr_log=context.logs_dir / "angular-driver.stderr.log",
+            )
+        return self._driver
+
+    def kill_driver(self) -> None:
+        if self._driver is not None:
+            self._driver.kill()
+            self._driver = None
+
+
+def _unsupported(node: PlanNode, collection: str) -> ExecutionFailure:
+    return ExecutionFailure(
+        code="UNSUPPORTED",
+        message=f"{node.command} ({node.id}) is unsupported by collection {collection}: "
+        "it has no schematic for it and adapterOptions.builtinEdits is false",
+    )
+
+
+def _log(context: ExecutionContext, line: str) -> None:
+    context.log_file.parent.mkdir(parents=True, exist_ok=True)
+    with context.log_file.open("a", encoding="utf-8") as f:
+        f.write(line.rstrip("\n") + "\n")

@@ -1,0 +1,121 @@
+"""The template-workspace cache: one ready workspace (ng new + ng add + @types/node, its
+node_modules included) per set of versions, copied into place in seconds.
+
+Warm it before tests or CI runs::
+
+    python -m averos_ci.execute.adapters.angular.cache warm
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from averos_ci._fs import atomic_write_text
+from averos_ci.errors import AverosCIError
+
+from .bootstrap import BootstrapSpec, create_workspace
+from .options import AngularOptions
+from .toolchain import check_registry
+
+READY = "ready.json"
+
+
+def cache_root(options: AngularOptions | None = None) -> Path:
+    if options is not None and options.cache_dir:
+        return Path(options.cache_dir).expanduser().resolve()
+    env = os.environ.get("AVEROS_CI_CACHE_DIR")
+    if env:
+        return Path(env).expanduser().resolve()
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return (Path(xdg) / "averos-ci").resolve()
+
+
+def template_key(spec: BootstrapSpec) -> str:
+    data = json.dumps(spec.key_fields(), sort_keys=True).encode()
+    return f"{spec.app_name}-{hashlib.sha256(data).hexdigest()[:12]}"
+
+
+def template_dir(root: Path, spec: BootstrapSpec) -> Path:
+    return root / "templates" / template_key(spec)
+
+
+def cached_template(root: Path, spec: BootstrapSpec) -> Path | None:
+    base = template_dir(root, spec)
+    return base / "workspace" if (base / READY).is_file() else None
+
+
+def find_matching_template(root: Path, options: AngularOptions) -> Path | None:
+    """Any ready template built with these versions (the app name is not known yet)."""
+    wanted = {
+        "angularCli": options.angular_cli_version,
+        "averos": options.averos_version,
+        "typesNode": options.types_node_version,
+        "collection": options.collection,
+    }
+    for ready in sorted((root / "templates").glob(f"*/{READY}")):
+        try:
+            fields = json.loads(ready.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if all(fields.get(k) == v for k, v in wanted.items()):
+            return ready.parent / "workspace"
+    return None
+
+
+def ensure_template(root: Path, spec: BootstrapSpec, *, log: Path | None = None) -> Path:
+    """The cached template workspace for ``spec``; built (minutes, needs npm) if missing."""
+    found = cached_template(root, spec)
+    if found is not None:
+        return found
+    base = template_dir(root, spec)
+    staging = base.parent / f".{base.name}.tmp-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        create_workspace(staging / "workspace", spec, log=log, prepare_for_links=True)
+        atomic_write_text(staging / READY, json.dumps(spec.key_fields(), indent=2) + "\n")
+        if base.exists() and cached_template(root, spec) is None:  # a leftover without READY
+            shutil.rmtree(base)
+        try:
+            os.replace(staging, base)
+        except OSError:  # another process finished the same template first: use theirs
+            if cached_template(root, spec) is None:
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return base / "workspace"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m averos_ci.execute.adapters.angular.cache")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("warm", "path"):
+        cmd = sub.add_parser(name)
+        cmd.add_argument("--app-name", default="ToDoApp")
+        cmd.add_argument("--language", default="en")
+        cmd.add_argument("--options", default="{}", help="adapterOptions as JSON")
+    args = parser.parse_args(argv)
+    options = AngularOptions.model_validate(json.loads(args.options))
+    root = cache_root(options)
+    try:
+        spec = BootstrapSpec.from_options(options, app_name=args.app_name, language=args.language)
+        if args.command == "path":
+            print(template_dir(root, spec) / "workspace")
+            return 0
+        if cached_template(root, spec) is None:
+            check_registry(spec.toolchain, cache_dir=root, registry=options.registry)
+        print(ensure_template(root, spec, log=root / "logs" / "warm.log"))
+    except AverosCIError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return int(exc.exit_code)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

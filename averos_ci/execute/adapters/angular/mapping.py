@@ -1,0 +1,192 @@
+"""The one table from plan commands to what realizes them: a schematic or a built-in edit.
+
+A schematic entry says how node args become the schematic's options (camelCase, as in its
+schema.json; the per-process runner dasherizes them for `ng generate`), how to tell that
+its effect is already in the workspace (most Averos 1.4.x schematics fail when re-run, see
+docs/angular-adapter.md), and which built-in edit completes it (options it lacks).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import edits
+from .strings import camelize, dasherize
+
+Args = Mapping[str, Any]
+Options = dict[str, Any]
+
+
+def app_dir(root: Path) -> Path:
+    """``<sourceRoot>/app`` of the default project (what the schematics' buildDefaultPath uses)."""
+    try:
+        workspace = json.loads((root / "angular.json").read_text(encoding="utf-8"))
+        projects = workspace.get("projects") or {}
+        name = workspace.get("defaultProject") or next(iter(projects))
+        source_root = projects[name].get("sourceRoot") or "src"
+    except (OSError, ValueError, StopIteration, KeyError, AttributeError):
+        source_root = "src"
+    return root / source_root / "app"
+
+
+def _entity_file(root: Path, entity: str) -> Path:
+    return app_dir(root) / "model" / f"{dasherize(entity)}.ts"
+
+
+def declares(root: Path, entity: str, member: str) -> bool:
+    path = _entity_file(root, entity)
+    if not path.is_file():
+        return False
+    pattern = rf"^\s*{re.escape(member)}\s*[!?]?\s*:"
+    return re.search(pattern, path.read_text(encoding="utf-8"), re.MULTILINE) is not None
+
+
+def composite_member_name(args: Args) -> str:
+    """add-composite-member derives the member's name; it has no option to choose it."""
+    base = camelize(str(args["fename"]))
+    return base if args.get("fieldRelationType") in ("OneToOne", "ManyToOne") else base + "s"
+
+
+def _component(root: Path, folder: str, name: str) -> bool:
+    d = dasherize(name)
+    return (app_dir(root) / "view" / folder / d / f"{d}.component.ts").is_file()
+
+
+def _drop_none(values: Mapping[str, Any]) -> Options:
+    return {k: v for k, v in values.items() if v is not None and v != ""}
+
+
+@dataclass(frozen=True)
+class Schematic:
+    schematic: str
+    options: Callable[[Args], Options]
+    present: Callable[[Path, Args], bool] | None = None  # None: the schematic is idempotent
+    post_edit: edits.Edit | None = None
+    check: Callable[[Args], str | None] | None = None  # a reason the collection cannot do it
+
+
+@dataclass(frozen=True)
+class BuiltinEdit:
+    edit: edits.Edit
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    """``ng new`` + ``ng add`` (or a cached template), then the application settings edit."""
+
+    edit: edits.Edit = edits.application_settings
+
+
+Operation = Schematic | BuiltinEdit | Bootstrap
+
+
+def _simple_member_options(a: Args) -> Options:
+    values = {"ename": a["ename"], "mname": a["mname"], "memberType": a["memberType"]}
+    if a["memberType"] == "enumeration":
+        values["listOfEnumValues"] = a.get("listOfEnumValues")
+    return _drop_none(values)
+
+
+def _composite_check(a: Args) -> str | None:
+    wanted, derived = a.get("memberName"), composite_member_name(a)
+    if wanted and wanted != derived:
+        return (
+            f"add-composite-member names the member {derived!r} (from fename and "
+            f"fieldRelationType) and has no option to name it {wanted!r}"
+        )
+    return None
+
+
+OPERATIONS: dict[str, Operation] = {
+    "ng-add": Bootstrap(),
+    "averos-entity": Schematic(
+        "averos-entity",
+        lambda a: _drop_none({"name": a["name"], "sname": a.get("sname")}),
+        present=lambda root, a: _entity_file(root, str(a["name"])).is_file(),
+    ),
+    "averos-service": Schematic(
+        "averos-service",
+        lambda a: _drop_none({"name": a["name"], "ename": a.get("ename")}),
+        present=lambda root, a: (
+            app_dir(root) / "service" / f"{dasherize(str(a['name']))}.service.ts"
+        ).is_file(),
+    ),
+    "add-simple-member": Schematic(
+        "add-simple-member",
+        _simple_member_options,
+        present=lambda root, a: declares(root, str(a["ename"]), camelize(str(a["mname"]))),
+        post_edit=edits.member_tag,
+    ),
+    "add-composite-member": Schematic(
+        "add-composite-member",
+        lambda a: _drop_none(
+            {
+                "ename": a["ename"],
+                "fename": a["fename"],
+                "fieldRelationType": a["fieldRelationType"],
+            }
+        ),
+        present=lambda root, a: declares(root, str(a["ename"]), composite_member_name(a)),
+        post_edit=edits.delete_strategy,
+        check=_composite_check,
+    ),
+    "advanced-crud": Schematic(
+        "advanced-crud",
+        lambda a: {"ename": a["ename"]},
+        present=lambda root, a: all(
+            _component(root, dasherize(str(a["ename"])), f"{verb}{a['ename']}")
+            for verb in ("Create", "Search")
+        ),
+    ),
+    "create-entity-uc": Schematic(
+        "create-entity-uc",
+        lambda a: {"name": a["name"], "ename": a["ename"]},
+        present=lambda root, a: _component(root, dasherize(str(a["ename"])), str(a["name"])),
+    ),
+    "search-entity-uc": Schematic(
+        "search-entity-uc",
+        lambda a: {"name": a["name"], "ename": a["ename"]},
+        present=lambda root, a: _component(root, dasherize(str(a["ename"])), str(a["name"])),
+    ),
+    "create-page": Schematic(
+        "create-page",
+        lambda a: _drop_none(
+            {
+                "name": a["name"],
+                "updateRouteMenu": a.get("updateRouteMenu"),
+                "targetMenu": a.get("targetMenu"),
+                "space": a.get("space"),
+            }
+        ),
+        present=lambda root, a: (
+            app_dir(root)
+            / "view"
+            / dasherize(str(a["name"]))
+            / f"{dasherize(str(a['name']))}.component.ts"
+        ).is_file(),
+    ),
+    "add-language": Schematic("add-language", lambda a: {"languageCode": a["languageCode"]}),
+    "add-translation-entry": Schematic(
+        "add-translation-entry",
+        lambda a: {"lang": a["lang"], "key": a["key"], "value": a["value"]},
+        post_edit=edits.translation_value,
+    ),
+    "field-mapping": BuiltinEdit(edits.field_mapping),
+    "service-configuration": BuiltinEdit(edits.service_configuration),
+    "authentication-provider": BuiltinEdit(edits.authentication_provider),
+    "http-auth-config": BuiltinEdit(edits.http_auth_config),
+}
+
+
+def cli_arguments(options: Options) -> list[str]:
+    """Schematic options as `ng generate` flags: dash-case (camelCase flags are rejected)."""
+    out = []
+    for key, value in options.items():
+        text = json.dumps(value) if isinstance(value, bool) else str(value)
+        out.append(f"--{dasherize(key)}={text}")
+    return out

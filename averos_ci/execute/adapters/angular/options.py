@@ -1,0 +1,51 @@
+"""``adapterOptions`` of the ``angular-schematics`` adapter (camelCase in averos.config.json)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.alias_generators import to_camel
+
+from averos_ci.errors import ConfigError
+
+
+class Runner(StrEnum):
+    BATCHED = "batched"  # one long-lived Node driver for the whole run (default)
+    PER_PROCESS = "per-process"  # one `ng generate` per node, as Averos itself runs
+
+
+class AngularOptions(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, frozen=True, extra="forbid"
+    )
+
+    collection: str = "@wiforge/averos"
+    angular_cli_version: str = "14"
+    averos_version: str = "1.4.1"
+    types_node_version: str = "16"
+    runner: Runner = Runner.BATCHED
+    template_cache: bool = False  # bootstrap by copying a cached template workspace
+    cache_dir: str | None = None  # default: $AVEROS_CI_CACHE_DIR or ~/.cache/averos-ci
+    builtin_edits: bool = True  # False: operations without a schematic fail as UNSUPPORTED
+    min_node_version: str = "14.15.0"
+    registry: str | None = None  # npm registry; default: npm's own configuration
+    node_timeout_s: float = Field(default=600.0, gt=0)  # one schematic / one driver request
+    install_timeout_s: float = Field(default=1800.0, gt=0)  # ng new / ng add / npm install
+    style: str = "scss"
+
+
+def parse_options(options: Mapping[str, Any]) -> AngularOptions:
+    try:
+        return AngularOptions.model_validate(dict(options))
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise ConfigError(
+            f"invalid adapterOptions for angular-schematics: {problems}",
+            hint="see docs/angular-adapter.md for the accepted adapterOptions",
+        ) from None

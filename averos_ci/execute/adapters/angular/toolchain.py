@@ -1,0 +1,83 @@
+"""Preflight: node, npm and (when the workspace must be bootstrapped) the npm registry."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from averos_ci.errors import ToolchainError
+
+from ._proc import CommandFailed, run, tool_env
+
+NODE_HINT = (
+    "install Node.js {minimum} or newer with npm (https://nodejs.org, or your distribution's "
+    "nodejs package) and make sure `node` and `npm` are on PATH"
+)
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    node: str
+    npm: str
+    npx: str
+    node_version: tuple[int, int, int]
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    match = re.search(r"(\d+)\.(\d+)\.(\d+)", text)
+    if match is None:
+        return None
+    major, minor, patch = (int(g) for g in match.groups())
+    return major, minor, patch
+
+
+def find_toolchain(min_node_version: str) -> Toolchain:
+    minimum = parse_version(min_node_version) or (14, 15, 0)
+    hint = NODE_HINT.format(minimum=".".join(map(str, minimum)))
+    found = {name: shutil.which(name) for name in ("node", "npm", "npx")}
+    missing = [name for name, path in found.items() if path is None]
+    if missing:
+        raise ToolchainError(
+            f"angular-schematics needs {', '.join(missing)}, not found on PATH", hint=hint
+        )
+    node, npm, npx = (str(found[n]) for n in ("node", "npm", "npx"))
+    try:
+        out = subprocess.run(
+            [node, "--version"], capture_output=True, text=True, timeout=30, check=True
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise ToolchainError(f"`{node} --version` failed: {exc}", hint=hint) from None
+    version = parse_version(out)
+    if version is None or version < minimum:
+        raise ToolchainError(
+            f"Node.js {out.strip() or '?'} at {node} is too old: Angular 14 and "
+            f"@wiforge/averos need Node.js {'.'.join(map(str, minimum))} or newer",
+            hint=hint,
+        )
+    return Toolchain(node=node, npm=npm, npx=npx, node_version=version)
+
+
+def check_registry(toolchain: Toolchain, *, cache_dir: Path, registry: str | None) -> None:
+    """``npm ping``: the bootstrap installs packages, so the registry must answer first."""
+    env = tool_env(cache_dir, registry=registry)
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        run(
+            [toolchain.npm, "ping", "--fetch-retries=0", "--fetch-timeout=20000"],
+            cwd=cache_dir,
+            env=env,
+            timeout=60,
+        )
+    except CommandFailed as exc:
+        where = registry or "the configured npm registry"
+        raise ToolchainError(
+            f"{where} is unreachable (`npm ping` failed), so the Angular workspace cannot be "
+            f"created\n{exc}",
+            hint="check the network or proxy, set adapterOptions.registry (or "
+            "npm_config_registry) to a reachable mirror, or pre-build the template cache "
+            "with `python -m averos_ci.execute.adapters.angular.cache warm` and set "
+            "adapterOptions.templateCache to true",
+        ) from None

@@ -1,0 +1,41 @@
+"""Write a built-in edit's files: journaled, atomic, unchanged bytes left alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from averos_ci._fs import atomic_write_text
+from averos_ci.execute.contracts import RuntimeMutation
+
+from .journal import Journal
+from .workspace import contained
+
+
+def write_files(
+    root: Path, files: dict[str, str], *, dry_run: bool, journal: Journal | None
+) -> RuntimeMutation:
+    created: list[str] = []
+    updated: list[str] = []
+    for relative, text in sorted(files.items()):
+        path = contained(root, relative)
+        existed = path.is_file()
+        if existed and path.read_text(encoding="utf-8") == text:
+            continue
+        (updated if existed else created).append(relative)
+        if dry_run:
+            continue
+        if journal is not None:
+            journal.save(relative)
+        atomic_write_text(path, text)
+    return RuntimeMutation(created=tuple(created), updated=tuple(updated))
+
+
+def merge(first: RuntimeMutation, second: RuntimeMutation) -> RuntimeMutation:
+    created = set(first.created) | set(second.created)
+    deleted = (set(first.deleted) | set(second.deleted)) - created
+    updated = (set(first.updated) | set(second.updated)) - created - deleted
+    return RuntimeMutation(
+        created=tuple(sorted(created)),
+        updated=tuple(sorted(updated)),
+        deleted=tuple(sorted(deleted)),
+    )

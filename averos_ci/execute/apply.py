@@ -1,0 +1,222 @@
+"""``apply``: config -> plan -> run -> reports -> new applied state. The library side of
+``averos-ci run``."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from averos_ci.config import RunConfig
+from averos_ci.errors import InputError
+from averos_ci.execute.adapters import get_adapter
+from averos_ci.execute.checkpoints import (
+    CheckpointStore,
+    FileCheckpointStore,
+    MemoryCheckpointStore,
+)
+from averos_ci.execute.console import ConsoleListener
+from averos_ci.execute.contracts import CancelToken, ExecutionAdapter
+from averos_ci.execute.events import RunnerEventListener
+from averos_ci.execute.listeners import EVENTS_FILE_NAME, JsonlEventLog, load_listeners
+from averos_ci.execute.runner import Runner, RunnerOptions, RunResult
+from averos_ci.execute.signals import cancel_on_signals
+from averos_ci.execute.summary import NodeRecord, RunnerSummary
+from averos_ci.plan.model import Action, ExecutionPlan
+from averos_ci.plan.planner import PlanResult, args_hash
+from averos_ci.state import AppliedState, FileStateStore, NodeState
+from averos_ci.state.model import now_iso
+
+SUMMARY_FILE_NAME = "summary.json"
+
+
+class PlanNotApplicable(InputError):
+    """The plan has conflicts: elements changed that cannot be updated after creation."""
+
+
+@dataclass(frozen=True)
+class ApplyOutcome:
+    plan: ExecutionPlan
+    summary: RunnerSummary
+    state: AppliedState | None  # the applied state after the run (unchanged unless success)
+    run_id: str = ""
+    records: tuple[NodeRecord, ...] = ()
+    interrupted: str | None = None  # why the run was cut short (signal, timeout)
+    warnings: tuple[str, ...] = ()  # plan/validation warnings
+
+
+def apply(
+    config: RunConfig,
+    *,
+    resume: bool = False,
+    replan: bool = False,
+    dry_run: bool = False,
+    verbose: bool = False,
+    junit: Path | None = None,
+    summary_md: Path | None = None,
+    summary_json: Path | None = None,
+    listeners: Sequence[RunnerEventListener] = (),
+    adapter: ExecutionAdapter | None = None,
+    cancel: CancelToken | None = None,
+) -> ApplyOutcome:
+    """Plan ``config``'s manifest against the stored state and execute it.
+
+    Interruption (signal, ``timeoutMs``) and node failures are *returned* (see
+    ``outcome.interrupted`` / ``outcome.summary.success``); bad input raises an InputError.
+    """
+    from averos_ci.plan import compute_plan
+
+    state_store = FileStateStore(config.state_path)
+    planned = compute_plan(manifest_path=config.manifest_path, state=state_store.load())
+    plan = planned.plan
+    if not plan.applicable:
+        conflicts = ", ".join(c.id for c in plan.diff.conflicts[:10])
+        raise PlanNotApplicable(
+            f"the plan has {len(plan.diff.conflicts)} conflict(s) and cannot be applied: "
+            f"{conflicts}",
+            path=config.manifest_path,
+            hint="revert those changes, or remove and re-add the elements under new names",
+        )
+    adapter = adapter or get_adapter(config.adapter, config.adapter_options)
+    cancel = cancel or CancelToken()
+    with tempfile.TemporaryDirectory(prefix="averos-ci-dry-run-") as scratch:
+        logs_dir = Path(scratch) if dry_run else config.logs_dir
+        store = _checkpoint_store(config, dry_run=dry_run, resume=resume, replan=replan)
+        builtin: list[RunnerEventListener] = [
+            ConsoleListener(total=len(plan.executable_nodes()), logs_dir=logs_dir, verbose=verbose)
+        ]
+        event_log = None if dry_run else JsonlEventLog(config.logs_dir / EVENTS_FILE_NAME)
+        if event_log is not None:
+            builtin.append(event_log)
+        runner = Runner(
+            plan=plan,
+            adapter=adapter,
+            checkpoints=store,
+            cancel=cancel,
+            listeners=[*builtin, *load_listeners(config.listeners), *listeners],
+            options=RunnerOptions(
+                workspace_root=config.workspace_root,
+                logs_dir=logs_dir,
+                mode=config.mode,
+                max_attempts=config.max_attempts,
+                timeout_ms=config.timeout_ms,
+                concurrency=config.concurrency,
+                dry_run=dry_run,
+                development=config.development,
+                verbose=verbose,
+            ),
+        )
+        try:
+            with cancel_on_signals(cancel, abort=runner.abort):
+                result = runner.run(resume=resume)
+            success = result.summary.success and not dry_run
+            if success:  # durable before the state moves, so a crash after it is recognised
+                store.complete()
+        finally:
+            store.close()
+            if event_log is not None:
+                event_log.close()
+        _write_reports(
+            result,
+            config=config,
+            dry_run=dry_run,
+            junit=junit,
+            summary_md=summary_md,
+            summary_json=summary_json,
+        )
+        state = planned.base_state
+        if success:
+            state = _record_success(planned, store, state_store)
+    return ApplyOutcome(
+        plan=plan,
+        summary=result.summary,
+        state=state,
+        run_id=result.run_id,
+        records=result.records,
+        interrupted=result.interrupted,
+        warnings=planned.warnings,
+    )
+
+
+def _checkpoint_store(
+    config: RunConfig, *, dry_run: bool, resume: bool, replan: bool
+) -> CheckpointStore:
+    file_store = FileCheckpointStore(config.checkpoint_path)
+    if not dry_run:
+        if replan:
+            file_store.clear()
+        return file_store
+    memory = MemoryCheckpointStore()  # a dry run reads the checkpoints but never writes them
+    if resume and not replan:
+        log = file_store.read()
+        memory.log = log
+    return memory
+
+
+def _record_success(
+    planned: PlanResult, store: CheckpointStore, state_store: FileStateStore
+) -> AppliedState | None:
+    plan, base = planned.plan, planned.base_state
+    if not plan.has_changes and base is not None:
+        store.clear()
+        return base
+    applied_at = now_iso()
+    previous = base.node_states if base is not None else {}
+    node_states = {
+        n.id: (
+            previous[n.id]
+            if n.action is Action.SKIP and n.id in previous
+            else NodeState(args_hash=args_hash(n), applied_at=applied_at)
+        )
+        for n in plan.nodes
+    }
+    if base is not None:
+        state = base.successor(
+            manifest=planned.manifest, manifest_hash=plan.manifest_hash, node_states=node_states
+        )
+    else:
+        state = AppliedState.first(
+            manifest=planned.manifest, manifest_hash=plan.manifest_hash, node_states=node_states
+        )
+    state_store.save(state)
+    store.clear()
+    return state
+
+
+def _write_reports(
+    result: RunResult,
+    *,
+    config: RunConfig,
+    dry_run: bool,
+    junit: Path | None,
+    summary_md: Path | None,
+    summary_json: Path | None,
+) -> None:
+    from averos_ci.report import (
+        append_step_summary,
+        summary_markdown,
+        write_junit,
+        write_markdown,
+        write_summary_json,
+    )
+
+    if not dry_run:
+        write_summary_json(config.logs_dir / SUMMARY_FILE_NAME, result.summary)
+    if summary_json is not None:
+        write_summary_json(summary_json, result.summary)
+    if junit is not None:
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        write_junit(junit, result.records, timestamp=stamp)
+    text = summary_markdown(
+        result.summary,
+        result.records,
+        plan_hash=result.plan_hash,
+        run_id=result.run_id,
+        interrupted=result.interrupted,
+        title="averos-ci run (dry run)" if dry_run else "averos-ci run",
+    )
+    if summary_md is not None:
+        write_markdown(summary_md, text)
+    append_step_summary(text)

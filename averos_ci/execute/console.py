@@ -1,0 +1,135 @@
+"""Console progress: a final line by default; with ``--verbose`` a rich progress display on a
+TTY, plain lines otherwise, and one ``::group::`` block per node under GitHub Actions."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from averos_ci.execute.events import (
+    NodeFailed,
+    NodeSkipped,
+    NodeStarted,
+    NodeSucceeded,
+    RunnerCompleted,
+    RunnerEvent,
+)
+from averos_ci.execute.logs import node_log_path, tail
+
+
+class ConsoleListener:
+    def __init__(
+        self,
+        *,
+        total: int,
+        logs_dir: Path,
+        verbose: bool = False,
+        stream: TextIO | None = None,
+        github_actions: bool | None = None,
+        tty: bool | None = None,
+    ) -> None:
+        self.total = total
+        self.logs_dir = logs_dir
+        self.verbose = verbose
+        self.stream = stream or sys.stdout
+        self.github = (
+            os.environ.get("GITHUB_ACTIONS") == "true" if github_actions is None else github_actions
+        )
+        is_tty = self.stream.isatty() if tty is None else tty
+        self.rich = verbose and is_tty and not self.github
+        self.finished = 0
+        self._progress: Any = None
+        self._task: Any = None
+
+    def on_event(self, event: RunnerEvent) -> None:
+        if self.rich:
+            self._rich(event)
+            return
+        line = self._line(event)
+        if line is not None:
+            print(line, file=self.stream, flush=True)
+
+    def _line(self, event: RunnerEvent) -> str | None:
+        if isinstance(event, RunnerCompleted):
+            return _summary_line(event)
+        if isinstance(event, NodeFailed) and not event.will_retry:
+            self.finished += 1
+            text = f"{self._count()} FAILED {event.node_id}: {event.failure.message}"
+            if self.github:
+                return self._group(event.node_id, text) + (
+                    f"\n::error title=averos-ci {event.node_id}::{_escape(event.failure.message)}"
+                )
+            return text
+        if not self.verbose:
+            return None
+        if isinstance(event, NodeStarted) and not self.github:
+            return f"{self._count()} start {event.node_id} (attempt {event.attempt})"
+        if isinstance(event, NodeSucceeded):
+            self.finished += 1
+            note = "already done (resumed)" if event.resumed else f"{event.duration_ms} ms"
+            text = f"{self._count()} ok {event.node_id} ({note})"
+            return self._group(event.node_id, text) if self.github and not event.resumed else text
+        if isinstance(event, NodeFailed):
+            return f"{self._count()} retry {event.node_id}: {event.failure.message}"
+        if isinstance(event, NodeSkipped):
+            self.finished += 1
+            return f"{self._count()} skipped {event.node_id}: {event.reason}"
+        return None
+
+    def _group(self, node_id: str, title: str) -> str:
+        body = tail(node_log_path(self.logs_dir, node_id), max_lines=200, max_bytes=64 * 1024)
+        return f"::group::{title}\n{body}\n::endgroup::"
+
+    def _count(self) -> str:
+        width = len(str(self.total))
+        return f"[{self.finished:>{width}}/{self.total}]"
+
+    def _rich(self, event: RunnerEvent) -> None:
+        if self._progress is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self._progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=Console(file=self.stream),
+                transient=False,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("applying", total=self.total)
+        progress = self._progress
+        if isinstance(event, NodeStarted):
+            progress.update(self._task, description=f"{event.node_id}")
+        elif isinstance(event, NodeSucceeded | NodeSkipped) or (
+            isinstance(event, NodeFailed) and not event.will_retry
+        ):
+            progress.advance(self._task)
+            if isinstance(event, NodeFailed):
+                progress.console.print(
+                    f"FAILED {event.node_id}: {event.failure.message}", markup=False
+                )
+            elif isinstance(event, NodeSkipped):
+                progress.console.print(f"skipped {event.node_id}: {event.reason}", markup=False)
+        elif isinstance(event, RunnerCompleted):
+            progress.update(self._task, description="done")
+            progress.stop()
+            progress.console.print(_summary_line(event), markup=False)
+
+
+def _summary_line(event: RunnerCompleted) -> str:
+    s = event.summary
+    status = "succeeded" if s.success else ("interrupted" if event.interrupted else "failed")
+    line = (
+        f"run {status} ({s.mode.value}): {s.total} nodes, {s.succeeded} succeeded, "
+        f"{s.failed} failed, {s.skipped} skipped, {s.cancelled} cancelled "
+        f"in {s.duration_ms} ms"
+    )
+    return f"{line}\n{event.interrupted}" if event.interrupted else line
+
+
+def _escape(text: str) -> str:
+    # GitHub workflow-command data escaping
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")

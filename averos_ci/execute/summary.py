@@ -1,0 +1,84 @@
+"""RunnerSummary (Averos's fields, exactly) and the per-node records reports are built from."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from averos_ci._model import WireModel
+from averos_ci.execute.contracts import ExecutionFailure, RunMode
+
+SUMMARY_FORMAT_VERSION = 1
+
+
+class NodeFailureSummary(WireModel):
+    node_id: str
+    phase: str
+    attempts: int
+    failure: ExecutionFailure
+    log_file: str | None = None
+
+
+class RunnerSummary(WireModel):
+    total: int
+    succeeded: int
+    failed: int
+    skipped: int
+    cancelled: int
+    duration_ms: int
+    mode: RunMode
+    success: bool
+    failures: tuple[NodeFailureSummary, ...] = ()
+
+    def to_file_json(self) -> dict[str, object]:
+        """The ``summary.json`` document: the summary plus its ``formatVersion``."""
+        return {"formatVersion": SUMMARY_FORMAT_VERSION, **self.to_wire()}
+
+
+class NodeOutcome(StrEnum):
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+    CANCELLED = "cancelled"  # never started, or interrupted while running
+
+
+class NodeRecord(WireModel):
+    """How one executable node ended in this run (input of JUnit and markdown reports)."""
+
+    node_id: str
+    phase: str
+    command: str
+    outcome: NodeOutcome
+    attempts: int = 0
+    duration_ms: int = 0
+    failure: ExecutionFailure | None = None
+    reason: str | None = None  # skip / cancel reason
+    resumed: bool = False  # SUCCESS checkpoint of an earlier run
+    log_file: str | None = None
+
+
+def summarize(records: list[NodeRecord], *, mode: RunMode, duration_ms: int) -> RunnerSummary:
+    counts = dict.fromkeys(NodeOutcome, 0)
+    for r in records:
+        counts[r.outcome] += 1
+    failures = tuple(
+        NodeFailureSummary(
+            node_id=r.node_id,
+            phase=r.phase,
+            attempts=r.attempts,
+            failure=r.failure,
+            log_file=r.log_file,
+        )
+        for r in records
+        if r.outcome is NodeOutcome.FAILED and r.failure is not None
+    )
+    return RunnerSummary(
+        total=len(records),
+        succeeded=counts[NodeOutcome.SUCCEEDED],
+        failed=counts[NodeOutcome.FAILED],
+        skipped=counts[NodeOutcome.SKIPPED],
+        cancelled=counts[NodeOutcome.CANCELLED],
+        duration_ms=duration_ms,
+        mode=mode,
+        success=counts[NodeOutcome.SUCCEEDED] == len(records),
+        failures=failures,
+    )

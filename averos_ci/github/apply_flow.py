@@ -1,0 +1,439 @@
+"""``push`` to the default branch (the merge) → re-plan against the state branch and apply,
+but only a plan whose exact planHash was approved on the merged pull request.
+
+The state branch is the lock: a claim (``<project>/apply.json``) is pushed before anything is
+executed; a rejected push means another job moved the branch, so we re-fetch and re-plan and
+refuse if the plan changed. Checkpoints and the partly generated workspace are pushed while
+the apply runs, so a job that dies is resumed by the next one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from averos_ci.errors import Interrupted, RunFailed
+from averos_ci.github.actions_env import annotate
+from averos_ci.github.approvals import current_approvers
+from averos_ci.github.comment import RESULT_MARKER, find_sticky
+from averos_ci.github.context import FlowContext
+from averos_ci.github.events import PushEvent
+from averos_ci.github.markdown import code, escape
+from averos_ci.github.settings import CommitWorkspace
+from averos_ci.github.state_branch import GitError, StateBranch
+from averos_ci.github.workspace import changed_files, restore, snapshot
+from averos_ci.plan import ExecutionPlan, compute_plan
+from averos_ci.state.model import now_iso
+
+CLAIM = "apply.json"
+CHECKPOINTS = "checkpoints.json"
+PARTIAL = "partial-workspace"
+RUNS = "runs"
+
+
+class ApplyRefused(RunFailed):
+    """The merge cannot be applied: unapproved or stale plan, or the state branch is held."""
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    plan: ExecutionPlan | None
+    applied: bool
+    success: bool
+    pr_number: int | None = None
+    resumed: bool = False
+    summary: Any = None  # RunnerSummary when something ran
+
+
+ApplyFn = Callable[..., Any]
+
+
+class ProjectWriter:
+    """Pushes ``<project>/`` of the state branch; rebases over foreign commits that leave
+    this project alone, and refuses when someone else changed it."""
+
+    def __init__(
+        self, sb: StateBranch, project: str, src: Path, tip: str | None, attempts: int
+    ) -> None:
+        self.sb, self.project, self.src, self.tip, self.attempts = sb, project, src, tip, attempts
+
+    def push(self, message: str) -> None:
+        for _ in range(self.attempts):
+            commit = self.sb.commit(
+                parent=self.tip, subdir=self.project, src=self.src, message=message
+            )
+            if self.sb.push(commit):
+                self.tip = commit
+                return
+            new = self.sb.fetch()
+            if self.sb.subtree(new, self.project) != self.sb.subtree(self.tip, self.project):
+                raise ApplyRefused(
+                    f"the state of project {self.project!r} on "
+                    f"{self.sb.branch!r} was changed by another job during "
+                    "this apply",
+                    hint="check the state branch's history",
+                )
+            self.tip = new
+        raise GitError(f"could not push {self.sb.branch!r} after {self.attempts} attempts")
+
+
+class ProgressPusher:
+    """A RunnerEventListener: after finished nodes (throttled), push checkpoints + workspace."""
+
+    def __init__(self, ctx: FlowContext, writer: ProjectWriter, interval: float) -> None:
+        self.ctx, self.writer, self.interval = ctx, writer, interval
+        self._last = time.monotonic()
+        self.pushed = 0
+
+    def on_event(self, event: Any) -> None:
+        kind = str(getattr(event, "type", ""))
+        if kind not in ("NODE_SUCCEEDED", "NODE_FAILED", "NODE_SKIPPED"):
+            return
+        if getattr(event, "resumed", False) or getattr(event, "will_retry", False):
+            return
+        if time.monotonic() - self._last < self.interval:
+            return
+        self.flush(f"progress: {getattr(event, 'node_id', '')}")
+
+    def flush(self, message: str) -> None:
+        snapshot(
+            changed_files(self.writer.sb.repo, self.ctx.config.workspace_root),
+            self.writer.src / PARTIAL,
+        )
+        self.writer.push(f"averos-ci: {self.ctx.project}: {message}")
+        self._last = time.monotonic()
+        self.pushed += 1
+
+
+def find_merged_pr(ctx: FlowContext, sha: str) -> dict[str, Any] | None:
+    pulls = [p for p in ctx.client.pulls_for_commit(sha) if p.get("merged_at")]
+    exact = [p for p in pulls if p.get("merge_commit_sha") == sha]
+    candidates = exact or pulls
+    return candidates[0] if candidates else None
+
+
+def apply_merge(
+    ctx: FlowContext, event: PushEvent, *, apply_fn: ApplyFn | None = None, cancel: Any = None
+) -> ApplyResult:
+    default = event.repository.default_branch
+    if default and event.ref != f"refs/heads/{default}":
+        print(f"{event.ref} is not the default branch ({default}): nothing to apply")
+        return ApplyResult(None, False, True)
+    sha = event.after
+    pr = find_merged_pr(ctx, sha)
+    number = int(pr["number"]) if pr else None
+    sb = ctx.state_branch()
+    work = Path(tempfile.mkdtemp(prefix="averos-ci-apply-"))
+    try:
+        return _apply(ctx, sb, work, sha=sha, pr=pr, apply_fn=apply_fn, cancel=cancel)
+    except ApplyRefused as exc:
+        ctx.report.set(success=False)
+        if number is not None:
+            _comment(
+                ctx,
+                number,
+                f"⛔ **Not applied.** {escape(exc.message)}"
+                + (f"\n\n{escape(exc.hint)}" if exc.hint else ""),
+            )
+        raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _apply(
+    ctx: FlowContext,
+    sb: StateBranch,
+    work: Path,
+    *,
+    sha: str,
+    pr: dict[str, Any] | None,
+    apply_fn: ApplyFn | None,
+    cancel: Any,
+) -> ApplyResult:
+    s, project = ctx.settings, ctx.project
+    proj = work / "state" / project
+    number = int(pr["number"]) if pr else None
+    first_hash: str | None = None
+    approved = False
+    for _ in range(s.push_attempts):
+        tip = sb.fetch()
+        sb.export(tip, project, proj)
+        plan = compute_plan(
+            manifest_path=ctx.config.manifest_path, state=ctx.load_state(sb, tip)
+        ).plan
+        if first_hash is None:
+            first_hash = plan.plan_hash
+            ctx.report.set(plan_hash=plan.plan_hash, has_changes=plan.has_changes)
+            print(f"plan {plan.plan_hash} for {sha}")
+        elif plan.plan_hash != first_hash:
+            raise ApplyRefused(
+                f"the state branch moved while this job ran and the plan changed "
+                f"({first_hash[:12]} → {plan.plan_hash[:12]}); nothing was applied",
+                hint="the approved plan is stale: push to a pull request to re-plan, approve "
+                "the new plan and merge it",
+            )
+        claim = _read_json(proj / CLAIM)
+        if not plan.has_changes and claim is None:
+            print("no changes: nothing to apply")
+            ctx.report.set(approved=True, success=True, succeeded=0, failed=0, skipped=0)
+            return ApplyResult(plan, False, True, number)
+        if not plan.applicable:
+            raise ApplyRefused(f"plan {plan.plan_hash[:12]} has conflicts and cannot be applied")
+        if not approved:
+            _require_approval(ctx, pr, plan, sha)
+            approved = True
+            ctx.report.set(approved=True)
+        if claim is not None and claim.get("planHash") != plan.plan_hash:
+            raise ApplyRefused(
+                f"another apply holds {sb.branch!r} for project {project!r} (plan "
+                f"{str(claim.get('planHash'))[:12]}, commit {str(claim.get('sha'))[:12]}): "
+                "it is running or was interrupted",
+                hint=f"re-run that job to resume it; to abandon it, delete {project}/{CLAIM} "
+                f"and {project}/{CHECKPOINTS} on {sb.branch!r}",
+            )
+        resumed = claim is not None
+        runs = list(claim.get("runs", [])) if claim else []
+        runs.append({"sha": sha, "runUrl": ctx.env.run_url, "at": now_iso()})
+        _write_json(
+            proj / CLAIM, {"planHash": plan.plan_hash, "sha": sha, "pr": number, "runs": runs}
+        )
+        commit = sb.commit(
+            parent=tip,
+            subdir=project,
+            src=proj,
+            message=f"averos-ci: {project}: claim apply of {plan.plan_hash[:12]}",
+        )
+        if sb.push(commit):
+            tip = commit
+            break
+        print(f"{sb.branch} moved; re-fetching and re-planning")
+    else:
+        raise ApplyRefused(
+            f"{sb.branch!r} kept moving; gave up after {s.push_attempts} attempts",
+            hint="re-run the job",
+        )
+    return _execute(
+        ctx,
+        sb,
+        work,
+        proj,
+        tip,
+        plan=plan,
+        sha=sha,
+        number=number,
+        resumed=resumed,
+        apply_fn=apply_fn,
+        cancel=cancel,
+    )
+
+
+def _execute(
+    ctx: FlowContext,
+    sb: StateBranch,
+    work: Path,
+    proj: Path,
+    tip: str,
+    *,
+    plan: ExecutionPlan,
+    sha: str,
+    number: int | None,
+    resumed: bool,
+    apply_fn: ApplyFn | None,
+    cancel: Any,
+) -> ApplyResult:
+    s, project = ctx.settings, ctx.project
+    if apply_fn is None:
+        from averos_ci.execute import apply as engine_apply
+
+        apply_fn = engine_apply
+    if resumed and (proj / PARTIAL).is_dir():
+        count = restore(proj / PARTIAL, ctx.repo_root)
+        print(
+            f"resuming an interrupted apply of {plan.plan_hash[:12]} ({count} workspace "
+            "file(s) restored)"
+        )
+    writer = ProjectWriter(sb, project, proj, tip, s.push_attempts)
+    pusher = ProgressPusher(ctx, writer, s.progress_interval_seconds)
+    config = ctx.config.with_overrides(
+        state_path=proj / "state.json", checkpoint_path=proj / CHECKPOINTS, logs_dir=work / "logs"
+    )
+    junit = _reports_dir(ctx) / "junit.xml"
+    ctx.report.set(junit_path=junit)
+    try:
+        outcome = apply_fn(config, resume=resumed, junit=junit, listeners=[pusher], cancel=cancel)
+    except BaseException:
+        if (proj / CHECKPOINTS).exists():
+            _safe_flush(pusher, "interrupted")
+        else:  # nothing ran (bad input, missing toolchain): release the claim
+            (proj / CLAIM).unlink(missing_ok=True)
+            _safe_flush(pusher, "released: nothing ran")
+        raise
+    summary = outcome.summary
+    ctx.report.set(
+        success=summary.success,
+        succeeded=summary.succeeded,
+        failed=summary.failed,
+        skipped=summary.skipped,
+    )
+    if not summary.success:
+        _safe_flush(pusher, "stopped" if outcome.interrupted else "failed")
+        text = (
+            f"❌ **Apply of plan {code(plan.plan_hash[:12])} did not complete**: "
+            f"{summary.succeeded} succeeded, {summary.failed} failed, {summary.skipped} "
+            f"skipped, {summary.cancelled} cancelled. Progress is saved on "
+            f"{code(sb.branch)}; re-run the job to resume."
+        )
+        if number is not None:
+            _comment(ctx, number, text + _run_link(ctx))
+        error = Interrupted if outcome.interrupted else RunFailed
+        raise error(
+            f"apply of plan {plan.plan_hash[:12]} did not complete"
+            + (f" ({outcome.interrupted})" if outcome.interrupted else ""),
+            hint="re-run the job: completed nodes are not redone",
+        )
+    changes = changed_files(sb.repo, ctx.config.workspace_root)
+    for leftover in (CLAIM, CHECKPOINTS):
+        (proj / leftover).unlink(missing_ok=True)
+    shutil.rmtree(proj / PARTIAL, ignore_errors=True)
+    _write_json(
+        proj / RUNS / f"{now_iso().replace(':', '')}-{sha[:12]}.json",
+        {
+            "planHash": plan.plan_hash,
+            "sha": sha,
+            "pr": number,
+            "runUrl": ctx.env.run_url,
+            "resumed": resumed,
+            "summary": summary.to_wire(),
+            "resumedNodes": sum(1 for r in getattr(outcome, "records", ()) if r.resumed),
+        },
+    )
+    writer.push(f"averos-ci: {project}: applied {plan.plan_hash[:12]} ({sha[:12]})")
+    where = _commit_workspace(ctx, sha, changes, plan)
+    if number is not None:
+        _comment(
+            ctx,
+            number,
+            f"✅ **Applied plan {code(plan.plan_hash[:12])}** from {code(sha[:12])}: "
+            f"{summary.succeeded} succeeded, {summary.skipped} skipped"
+            + (" (resumed)" if resumed else "")
+            + "."
+            + where
+            + _run_link(ctx),
+        )
+    return ApplyResult(plan, True, True, number, resumed, summary)
+
+
+def _require_approval(
+    ctx: FlowContext, pr: dict[str, Any] | None, plan: ExecutionPlan, sha: str
+) -> None:
+    if pr is None:
+        raise ApplyRefused(
+            f"commit {sha[:12]} is not the merge of a pull "
+            f"request, and plan {plan.plan_hash[:12]} has changes: nothing is "
+            "applied without an approved plan",
+            hint="change the manifest through a pull request",
+        )
+    number = int(pr["number"])
+    head = str((pr.get("head") or {}).get("sha", ""))
+    author = str((pr.get("user") or {}).get("login", ""))
+    sticky = find_sticky(
+        ctx.client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
+    )
+    if sticky is None or sticky.meta is None:
+        raise ApplyRefused(
+            f"pull request #{number} has no averos-ci plan: plan "
+            f"{plan.plan_hash[:12]} was never reviewed"
+        )
+    approvers = current_approvers(
+        ctx.client,
+        pr_number=number,
+        pr_author=author,
+        meta=sticky.meta,
+        plan_hash=plan.plan_hash,
+        head_sha=head,
+        settings=ctx.settings,
+    )
+    if approvers:
+        print(f"plan {plan.plan_hash} approved by {', '.join(approvers)}")
+        return
+    if sticky.meta.plan_hash != plan.plan_hash:
+        raise ApplyRefused(
+            f"the plan approved on #{number} ({sticky.meta.plan_hash[:12]}) is not the plan "
+            f"of this merge ({plan.plan_hash[:12]}): the state branch or the manifest changed",
+            hint="open a pull request to re-plan, approve the new plan and merge it",
+        )
+    raise ApplyRefused(
+        f"plan {plan.plan_hash[:12]} on #{number} has no valid approval for head {head[:12]}",
+        hint=f"a user with {ctx.settings.approval_permission.value} permission "
+        "must approve before merging",
+    )
+
+
+def _commit_workspace(
+    ctx: FlowContext, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
+) -> str:
+    mode = ctx.settings.commit_workspace
+    if mode is CommitWorkspace.NONE or not changes:
+        return ""
+    if mode is CommitWorkspace.SAME_BRANCH:
+        branch = (ctx.env.ref or "").removeprefix("refs/heads/")
+    else:
+        branch = ctx.settings.workspace_branch
+    target = ctx.branch(branch)
+    message = (
+        f"averos-ci: generated workspace for plan {plan.plan_hash[:12]} ({sha[:12]}) [skip ci]"
+    )
+    for _ in range(ctx.settings.push_attempts):
+        parent = target.fetch() or sha
+        if target.push(target.commit_paths(parent=parent, changes=changes, message=message)):
+            return f" Workspace changes committed to {code(branch)}."
+    annotate("warning", f"could not push the generated workspace to {branch}")
+    return ""
+
+
+def _reports_dir(ctx: FlowContext) -> Path:
+    """Outside the checkout (so reports never count as workspace changes), kept after the
+    step for upload: ``$RUNNER_TEMP`` under Actions."""
+    base = Path(os.environ.get("RUNNER_TEMP") or tempfile.gettempdir())
+    slug = "".join(c if c.isalnum() else "-" for c in ctx.project)
+    return base / f"averos-ci-{slug}"
+
+
+def _safe_flush(pusher: ProgressPusher, why: str) -> None:
+    try:
+        pusher.flush(why)
+    except Exception as exc:  # the original failure matters more; say what was not saved
+        annotate("warning", f"progress could not be pushed to the state branch: {exc}")
+
+
+def _comment(ctx: FlowContext, number: int, text: str) -> None:
+    try:
+        ctx.client.create_comment(number, RESULT_MARKER.format(project=ctx.project) + "\n" + text)
+    except Exception as exc:
+        annotate("warning", f"could not comment on #{number}: {exc}")
+
+
+def _run_link(ctx: FlowContext) -> str:
+    return f" [Run]({ctx.env.run_url})" if ctx.env.run_url else ""
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except ValueError:
+        raise GitError(f"{path.name} on the state branch is corrupt") from None
+    return data if isinstance(data, dict) else None
+
+
+def _write_json(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -1,0 +1,126 @@
+"""``/averos approve`` comments and approving reviews.
+
+Counted only when the approver has the configured permission, is not the PR author (unless
+allowed) and approves the plan currently shown for the current head. A valid approval updates
+the sticky comment, reacts to the command and sets the status to success; an invalid one gets
+a short reply and changes nothing. Comment bodies are matched against the fixed command only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from averos_ci.github.approvals import (
+    Refusal,
+    check_approver,
+    comment_is_approval,
+    current_approvers,
+)
+from averos_ci.github.comment import ApprovalRef, find_sticky, parse_command, restamp, status_text
+from averos_ci.github.context import FlowContext
+from averos_ci.github.events import IssueCommentEvent, PullRequestReviewEvent
+from averos_ci.github.markdown import escape
+
+
+@dataclass(frozen=True)
+class ApproveOutcome:
+    counted: bool
+    reason: str | None = None  # why it was not counted (None: not an approval at all)
+    approvers: tuple[str, ...] = ()
+    plan_hash: str | None = None
+
+
+def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent) -> ApproveOutcome:
+    if isinstance(event, IssueCommentEvent):
+        if event.action != "created" or event.issue.pull_request is None:
+            print("not a new pull request comment: ignored")
+            return ApproveOutcome(False)
+        if not parse_command(event.comment.body)[0]:
+            print("not an averos-ci command: ignored")
+            return ApproveOutcome(False)
+        number, login = event.issue.number, event.comment.user.login
+        source = ApprovalRef("comment", event.comment.id, login, "", "")
+        commit_id = None
+    else:
+        review = event.review
+        if event.action != "submitted" or review.state.lower() != "approved" or not review.user:
+            print(f"review '{review.state}': not an approval, ignored")
+            return ApproveOutcome(False)
+        number, login = event.pull_request.number, review.user.login
+        source = ApprovalRef("review", review.id, login, "", "")
+        commit_id = review.commit_id
+
+    client, s = ctx.client, ctx.settings
+    if login == ctx.bot_login():
+        return ApproveOutcome(False)
+    pr = client.get_pull(number)
+    head = str((pr.get("head") or {}).get("sha", ""))
+    author = str((pr.get("user") or {}).get("login", ""))
+    sticky = find_sticky(
+        client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
+    )
+    meta = sticky.meta if sticky else None
+
+    refusal: Refusal | None = None
+    if sticky is None or meta is None:
+        refusal = Refusal("there is no averos-ci plan on this pull request yet")
+    elif meta.head_sha != head:
+        refusal = Refusal(
+            f"the plan is for {meta.head_sha[:12]} but the head is {head[:12]}; "
+            "wait for the new plan and approve that"
+        )
+    elif commit_id is not None and commit_id != meta.head_sha:
+        refusal = Refusal(
+            f"this review is for commit {commit_id[:12]}, the plan for {meta.head_sha[:12]}"
+        )
+    elif not meta.has_changes:
+        refusal = Refusal("the plan has no changes: nothing to approve")
+    elif not meta.applicable:
+        refusal = Refusal("the plan has conflicts and cannot be applied")
+    elif source.kind == "comment":
+        refusal = comment_is_approval(
+            {
+                "body": event.comment.body,
+                "created_at": event.comment.created_at,
+                "updated_at": event.comment.updated_at,
+            }
+            if isinstance(event, IssueCommentEvent)
+            else {},
+            plan_hash=meta.plan_hash,
+        )
+    if refusal is None:
+        refusal = check_approver(client, login=login, pr_author=author, settings=s)
+    if refusal is not None:
+        client.create_comment(
+            number, f"{escape('@' + login)}: approval not counted — {escape(refusal.reason)}."
+        )
+        print(f"approval by {login} not counted: {refusal.reason}")
+        ctx.report.set(approved=False, plan_hash=meta.plan_hash if meta else "")
+        return ApproveOutcome(False, refusal.reason, plan_hash=meta.plan_hash if meta else None)
+
+    assert sticky is not None and meta is not None
+    ref = ApprovalRef(source.kind, source.id, login, meta.plan_hash, meta.head_sha)
+    meta = meta.with_approval(ref)
+    approvers = current_approvers(
+        client,
+        pr_number=number,
+        pr_author=author,
+        meta=meta,
+        plan_hash=meta.plan_hash,
+        head_sha=meta.head_sha,
+        settings=s,
+    )
+    client.update_comment(sticky.id, restamp(sticky.body, meta, status_text(meta, approvers)))
+    if source.kind == "comment":
+        client.react(source.id, "+1")
+    if approvers:
+        client.set_status(
+            meta.head_sha,
+            state="success",
+            context=s.status_context,
+            description=f"plan {meta.plan_hash[:12]} approved by {', '.join(approvers)}",
+            target_url=ctx.env.run_url,
+        )
+    print(f"approval by {login} counted for plan {meta.plan_hash}")
+    ctx.report.set(approved=bool(approvers), plan_hash=meta.plan_hash, has_changes=True)
+    return ApproveOutcome(bool(approvers), None, tuple(approvers), meta.plan_hash)

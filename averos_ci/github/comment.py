@@ -1,0 +1,231 @@
+"""The sticky plan comment: one per (pull request, project).
+
+Found by a hidden marker on its first line and trusted only when authored by the token's own
+identity. Its hidden metadata records the plan shown (planHash, head sha) and *pointers* to the
+approvals seen; whether an approval counts is always re-checked against GitHub.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from averos_ci.github.markdown import code, escape, plan_markdown
+from averos_ci.plan.model import ExecutionPlan
+
+MARKER_RE = re.compile(r"\A<!-- averos-ci:plan project=(\S+) -->")
+META_RE = re.compile(r"^<!-- averos-ci:meta ([A-Za-z0-9_=-]+) -->$", re.M)
+RESULT_MARKER = "<!-- averos-ci:result project={project} -->"
+STATUS_OPEN = "<!-- averos-ci:status -->"
+STATUS_CLOSE = "<!-- /averos-ci:status -->"
+_STATUS_RE = re.compile(re.escape(STATUS_OPEN) + r".*?" + re.escape(STATUS_CLOSE), re.S)
+APPROVE_COMMAND = "/averos approve"
+
+
+def marker(project: str) -> str:
+    return f"<!-- averos-ci:plan project={project} -->"
+
+
+@dataclass(frozen=True)
+class ApprovalRef:
+    """A pointer to a comment or review that was a valid approval when it was seen."""
+
+    kind: str  # "comment" | "review"
+    id: int
+    user: str
+    plan_hash: str
+    head_sha: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "user": self.user,
+            "planHash": self.plan_hash,
+            "headSha": self.head_sha,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> ApprovalRef | None:
+        try:
+            ref = cls(
+                kind=str(data["kind"]),
+                id=int(data["id"]),
+                user=str(data["user"]),
+                plan_hash=str(data["planHash"]),
+                head_sha=str(data["headSha"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+        return ref if ref.kind in ("comment", "review") else None
+
+
+@dataclass(frozen=True)
+class PlanMeta:
+    project: str
+    plan_hash: str
+    head_sha: str
+    has_changes: bool
+    applicable: bool = True
+    approvals: tuple[ApprovalRef, ...] = field(default=())
+
+    def encode(self) -> str:
+        data = {
+            "v": 1,
+            "project": self.project,
+            "planHash": self.plan_hash,
+            "headSha": self.head_sha,
+            "hasChanges": self.has_changes,
+            "applicable": self.applicable,
+            "approvals": [a.to_json() for a in self.approvals],
+        }
+        raw = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+        return f"<!-- averos-ci:meta {base64.urlsafe_b64encode(raw).decode()} -->"
+
+    @classmethod
+    def decode(cls, body: str) -> PlanMeta | None:
+        match = META_RE.search(body)
+        if not match:
+            return None
+        try:
+            data = json.loads(base64.urlsafe_b64decode(match.group(1)))
+            approvals = tuple(
+                a for a in (ApprovalRef.from_json(x) for x in data["approvals"]) if a is not None
+            )
+            return cls(
+                project=str(data["project"]),
+                plan_hash=str(data["planHash"]),
+                head_sha=str(data["headSha"]),
+                has_changes=bool(data["hasChanges"]),
+                applicable=bool(data.get("applicable", True)),
+                approvals=approvals,
+            )
+        except (binascii.Error, ValueError, KeyError, TypeError):
+            return None
+
+    def with_approval(self, ref: ApprovalRef) -> PlanMeta:
+        kept = tuple(a for a in self.approvals if (a.kind, a.id) != (ref.kind, ref.id))
+        return PlanMeta(
+            self.project,
+            self.plan_hash,
+            self.head_sha,
+            self.has_changes,
+            self.applicable,
+            (*kept, ref),
+        )
+
+    def current_approvals(self) -> tuple[ApprovalRef, ...]:
+        return tuple(
+            a
+            for a in self.approvals
+            if a.plan_hash == self.plan_hash and a.head_sha == self.head_sha
+        )
+
+
+@dataclass(frozen=True)
+class StickyComment:
+    id: int
+    body: str
+    meta: PlanMeta | None
+
+
+def find_sticky(
+    comments: Iterable[dict[str, Any]], *, project: str, bot_login: str
+) -> StickyComment | None:
+    """The first comment with this project's marker authored by ``bot_login``; others ignored."""
+    for c in comments:
+        body = c.get("body") or ""
+        user = (c.get("user") or {}).get("login")
+        match = MARKER_RE.match(body)
+        if not match or match.group(1) != project or user != bot_login:
+            continue
+        meta = PlanMeta.decode(body)
+        if meta is not None and meta.project != project:
+            meta = None
+        return StickyComment(id=int(c["id"]), body=body, meta=meta)
+    return None
+
+
+def status_text(meta: PlanMeta, approvers: Iterable[str] = (), note: str | None = None) -> str:
+    approvers = list(dict.fromkeys(approvers))
+    if not meta.has_changes:
+        status = "✅ **No changes** — nothing to approve."
+    elif not meta.applicable:
+        status = "⛔ **Conflicts** — this plan cannot be applied; resolve the conflicts first."
+    elif approvers:
+        names = ", ".join(escape("@" + a) for a in approvers)  # shown, not pinged
+        status = f"✅ **Approved** by {names} for this plan and head."
+    else:
+        status = "⏳ **Awaiting approval.**"
+    if note:
+        status += "\n\n" + note
+    return f"{STATUS_OPEN}\n{status}\n{STATUS_CLOSE}"
+
+
+def restamp(body: str, meta: PlanMeta, status: str) -> str:
+    """The same comment with new metadata and status; the plan itself is kept as posted."""
+    body = META_RE.sub(lambda _: meta.encode(), body, count=1)
+    return _STATUS_RE.sub(lambda _: status, body, count=1)
+
+
+def render_plan_comment(
+    *,
+    meta: PlanMeta,
+    plan: ExecutionPlan,
+    max_chars: int,
+    approvers: Iterable[str] = (),
+    permission: str = "write",
+    self_approval: bool = False,
+    note: str | None = None,
+) -> str:
+    counts = plan.counts
+    status = status_text(meta, approvers, note)
+    who = f"a user with **{escape(permission)}** permission or higher"
+    if not self_approval:
+        who += " other than the pull request author"
+    how = (
+        f"To approve, {who} comments `{APPROVE_COMMAND}` or submits an approving review "
+        f"on commit {code(meta.head_sha)}. A new push replaces this plan and voids earlier "
+        "approvals; the plan is applied on merge only if this exact planHash was approved."
+    )
+    head = "\n".join(
+        [
+            marker(meta.project),
+            meta.encode(),
+            f"### averos-ci plan — {escape(meta.project)}",
+            "",
+            "| planHash | head | create | update | skip | conflicts | remove |",
+            "|---|---|---|---|---|---|---|",
+            f"| {code(meta.plan_hash)} | {code(meta.head_sha)} | {counts.create} | {counts.update} "
+            f"| {counts.skip} | {counts.conflicts} | {counts.remove} |",
+            "",
+            status,
+            "",
+            "<details><summary>Plan</summary>",
+            "",
+        ]
+    )
+    tail = "\n".join(["", "", "</details>", "", how, ""])
+    budget = max_chars - len(head) - len(tail)
+    return head + plan_markdown(plan, max_chars=max(budget, 200)) + tail
+
+
+def parse_command(body: str | None) -> tuple[bool, str | None]:
+    """``/averos approve [planHash-prefix]`` on a line of its own; nothing else is executed.
+
+    Returns (is_command, optional hash prefix). The body is matched, never interpreted.
+    """
+    for line in (body or "").splitlines()[:20]:
+        words = line.strip().split()
+        if words[:2] == ["/averos", "approve"]:
+            if len(words) == 2:
+                return True, None
+            if len(words) == 3 and re.fullmatch(r"[0-9a-f]{7,64}", words[2]):
+                return True, words[2]
+            return True, "!invalid"
+    return False, None

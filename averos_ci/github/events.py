@@ -1,0 +1,161 @@
+"""GitHub event payloads (``$GITHUB_EVENT_PATH``): only the fields the flow reads.
+
+A malformed payload is an :class:`EventError` naming the file and the JSON pointer.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from averos_ci.errors import InputError
+
+EVENT_MAX_BYTES = 25 * 1024 * 1024
+
+
+class EventError(InputError):
+    """The event payload cannot be used (exit 2)."""
+
+
+class _Payload(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class User(_Payload):
+    login: str
+
+
+class Repo(_Payload):
+    full_name: str
+    default_branch: str | None = None
+
+
+class Ref(_Payload):
+    sha: str
+    ref: str
+    repo: Repo | None = None  # null when the fork was deleted
+
+
+class PullRequest(_Payload):
+    number: int
+    state: str | None = None
+    user: User
+    head: Ref
+    base: Ref
+    merged: bool | None = None
+    merged_at: str | None = None
+    merge_commit_sha: str | None = None
+    html_url: str | None = None
+
+    def is_fork(self, repository: str) -> bool:
+        return self.head.repo is None or self.head.repo.full_name != repository
+
+
+class Comment(_Payload):
+    id: int
+    body: str | None = None
+    user: User
+    created_at: str | None = None
+    updated_at: str | None = None
+
+
+class IssuePR(_Payload):
+    url: str | None = None
+
+
+class Issue(_Payload):
+    number: int
+    user: User
+    pull_request: IssuePR | None = None
+
+
+class Review(_Payload):
+    id: int
+    state: str
+    commit_id: str | None = None
+    user: User | None = None  # null for a deleted ("ghost") account
+    body: str | None = None
+
+
+class PullRequestEvent(_Payload):
+    action: str
+    number: int | None = None
+    pull_request: PullRequest
+    repository: Repo
+
+
+class IssueCommentEvent(_Payload):
+    action: str
+    issue: Issue
+    comment: Comment
+    repository: Repo
+
+
+class PullRequestReviewEvent(_Payload):
+    action: str
+    review: Review
+    pull_request: PullRequest
+    repository: Repo
+
+
+class PushEvent(_Payload):
+    ref: str
+    after: str
+    before: str | None = None
+    repository: Repo
+
+
+Event = PullRequestEvent | IssueCommentEvent | PullRequestReviewEvent | PushEvent
+
+MODELS: dict[str, type[_Payload]] = {
+    "pull_request": PullRequestEvent,
+    "pull_request_target": PullRequestEvent,
+    "issue_comment": IssueCommentEvent,
+    "pull_request_review": PullRequestReviewEvent,
+    "push": PushEvent,
+}
+
+
+def load_event(name: str, path: str | Path) -> Event:
+    """Parse ``$GITHUB_EVENT_PATH`` for the event ``name`` (``$GITHUB_EVENT_NAME``)."""
+    model = MODELS.get(name)
+    if model is None:
+        raise EventError(
+            f"unsupported event {name!r}", hint=f"run on one of: {', '.join(sorted(MODELS))}"
+        )
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise EventError(
+            f"cannot read the event payload: {exc.strerror}",
+            path=path,
+            hint="GITHUB_EVENT_PATH must name the event JSON file",
+        ) from None
+    if len(raw) > EVENT_MAX_BYTES:
+        raise EventError("event payload is too large", path=path)
+    try:
+        data: Any = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise EventError("event payload is not UTF-8", path=path) from None
+    except json.JSONDecodeError as exc:
+        raise EventError(
+            f"event payload is not JSON: {exc.msg}", path=path, line=exc.lineno, column=exc.colno
+        ) from None
+    try:
+        event = model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        pointer = "/" + "/".join(str(p) for p in err["loc"])
+        raise EventError(
+            f"{pointer}: {err['msg']}",
+            path=path,
+            hint=f"this does not look like a {name!r} event payload",
+        ) from None
+    assert isinstance(
+        event, PullRequestEvent | IssueCommentEvent | PullRequestReviewEvent | PushEvent
+    )
+    return event

@@ -1,0 +1,69 @@
+"""``averos-ci github <plan|approve|apply|auto>``: the library entry point of the commands."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from averos_ci.errors import InputError
+from averos_ci.github.context import open_context
+from averos_ci.github.events import (
+    IssueCommentEvent,
+    PullRequestEvent,
+    PullRequestReviewEvent,
+    PushEvent,
+    load_event,
+)
+
+COMMANDS = ("plan", "approve", "apply", "auto")
+_EXPECTED: dict[str, tuple[type[Any], ...]] = {
+    "plan": (PullRequestEvent,),
+    "approve": (IssueCommentEvent, PullRequestReviewEvent),
+    "apply": (PushEvent,),
+}
+
+
+def run_github(
+    command: str,
+    *,
+    config_path: str | Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    transport: httpx.BaseTransport | None = None,
+    apply_fn: Any = None,
+) -> Any:
+    """Run one step of the GitHub flow for the current Actions event; returns its outcome.
+
+    Raises :class:`~averos_ci.errors.AverosCIError` subclasses (exit codes in the CLI).
+    """
+    if command not in COMMANDS:
+        raise InputError(f"unknown command {command!r}", hint=f"use one of {', '.join(COMMANDS)}")
+    ctx = open_context(config_path=config_path, environ=environ, transport=transport)
+    try:
+        event = load_event(ctx.env.event_name, ctx.env.event_path)
+        if command == "auto":
+            command = next(c for c, kinds in _EXPECTED.items() if isinstance(event, kinds))
+        elif not isinstance(event, _EXPECTED[command]):
+            raise InputError(
+                f"'github {command}' cannot handle the {ctx.env.event_name!r} event",
+                hint="use 'averos-ci github auto' to dispatch on the event",
+            )
+        if command == "plan":
+            from averos_ci.github.plan_flow import plan_pull_request
+
+            assert isinstance(event, PullRequestEvent)
+            return plan_pull_request(ctx, event)
+        if command == "approve":
+            from averos_ci.github.approve_flow import approve
+
+            assert isinstance(event, IssueCommentEvent | PullRequestReviewEvent)
+            return approve(ctx, event)
+        from averos_ci.github.apply_flow import apply_merge
+
+        assert isinstance(event, PushEvent)
+        return apply_merge(ctx, event, apply_fn=apply_fn)
+    finally:
+        ctx.report.flush()
+        ctx.close()

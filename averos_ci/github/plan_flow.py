@@ -1,0 +1,148 @@
+"""``pull_request`` → the plan of the PR head against the state branch, in one sticky comment
+per (PR, project), and the ``averos-ci/plan`` commit status on the head."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from averos_ci.github.actions_env import annotate
+from averos_ci.github.api import GitHubAPIError
+from averos_ci.github.approvals import current_approvers
+from averos_ci.github.comment import PlanMeta, find_sticky, render_plan_comment
+from averos_ci.github.context import FlowContext
+from averos_ci.github.events import PullRequestEvent
+from averos_ci.plan import ExecutionPlan, compute_plan
+
+SUMMARY_MAX_CHARS = 900_000
+PLAN_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
+
+
+@dataclass(frozen=True)
+class PlanOutcome:
+    plan: ExecutionPlan | None
+    head_sha: str | None
+    comment_id: int | None
+    approved: bool
+    posted: bool  # False: fork / read-only token / skipped action
+
+
+def plan_pull_request(ctx: FlowContext, event: PullRequestEvent) -> PlanOutcome:
+    pr = event.pull_request
+    if event.action not in PLAN_ACTIONS:
+        print(f"pull_request '{event.action}': nothing to plan")
+        return PlanOutcome(None, None, None, False, False)
+    head = pr.head.sha
+    sb = ctx.state_branch()
+    tip = sb.fetch()
+    state = ctx.load_state(sb, tip)
+    result = compute_plan(manifest_path=ctx.config.manifest_path, state=state)
+    for warning in result.warnings:
+        annotate("warning", warning)
+    plan = result.plan
+    meta = PlanMeta(
+        project=ctx.project,
+        plan_hash=plan.plan_hash,
+        head_sha=head,
+        has_changes=plan.has_changes,
+        applicable=plan.applicable,
+    )
+    s = ctx.settings
+    ctx.report.set(
+        plan_hash=plan.plan_hash, has_changes=plan.has_changes, approved=not plan.has_changes
+    )
+    # The job summary takes up to 1 MiB: there the plan is complete (or nearly so).
+    ctx.report.add_summary(
+        render_plan_comment(
+            meta=meta,
+            plan=plan,
+            max_chars=SUMMARY_MAX_CHARS,
+            permission=s.approval_permission.value,
+            self_approval=s.allow_self_approval,
+        )
+    )
+    print(
+        f"plan {plan.plan_hash} for {head}: {plan.counts.create} create, "
+        f"{plan.counts.update} update, {plan.counts.conflicts} conflict(s)"
+    )
+    if pr.is_fork(ctx.env.repository):
+        annotate(
+            "notice",
+            "pull request from a fork: the plan is in the job summary only "
+            "(see docs/github.md, 'Fork pull requests')",
+        )
+        return PlanOutcome(plan, head, None, False, False)
+    try:
+        return _publish(ctx, event, plan, meta)
+    except GitHubAPIError as exc:
+        if exc.status in (401, 403):  # read-only token: the summary and outputs are enough
+            annotate("warning", f"cannot comment or set a status (read-only token?): {exc.message}")
+            return PlanOutcome(plan, head, None, False, False)
+        raise
+
+
+def _publish(
+    ctx: FlowContext, event: PullRequestEvent, plan: ExecutionPlan, meta: PlanMeta
+) -> PlanOutcome:
+    pr, s, client = event.pull_request, ctx.settings, ctx.client
+    sticky = find_sticky(
+        client.issue_comments(pr.number), project=ctx.project, bot_login=ctx.bot_login()
+    )
+    approvers: list[str] = []
+    if sticky is not None and sticky.meta is not None:
+        # Same head and plan (a re-run): keep the approval pointers; anything else is void.
+        kept = tuple(
+            a
+            for a in sticky.meta.approvals
+            if a.plan_hash == meta.plan_hash and a.head_sha == meta.head_sha
+        )
+        meta = PlanMeta(
+            meta.project, meta.plan_hash, meta.head_sha, meta.has_changes, meta.applicable, kept
+        )
+        if kept:
+            approvers = current_approvers(
+                client,
+                pr_number=pr.number,
+                pr_author=pr.user.login,
+                meta=meta,
+                plan_hash=meta.plan_hash,
+                head_sha=meta.head_sha,
+                settings=s,
+            )
+    body = render_plan_comment(
+        meta=meta,
+        plan=plan,
+        max_chars=s.max_comment_chars,
+        approvers=approvers,
+        permission=s.approval_permission.value,
+        self_approval=s.allow_self_approval,
+    )
+    if sticky is None:
+        comment_id = int(client.create_comment(pr.number, body)["id"])
+    else:
+        comment_id = sticky.id
+        client.update_comment(comment_id, body)
+    approved = not plan.has_changes or bool(approvers)
+    set_plan_status(ctx, meta.head_sha, plan=plan, approvers=approvers)
+    ctx.report.set(approved=approved)
+    return PlanOutcome(plan, meta.head_sha, comment_id, approved, True)
+
+
+def set_plan_status(
+    ctx: FlowContext, sha: str, *, plan: ExecutionPlan, approvers: list[str]
+) -> None:
+    short = plan.plan_hash[:12]
+    if not plan.applicable:
+        state, text = "failure", f"plan {short} has conflicts"
+    elif not plan.has_changes:
+        state, text = "success", "no changes"
+    elif approvers:
+        state, text = "success", f"plan {short} approved by {', '.join(approvers)}"
+    else:
+        state, text = "pending", f"plan {short} awaits approval"
+    ctx.client.set_status(
+        sha,
+        state=state,
+        description=text,
+        context=ctx.settings.status_context,
+        target_url=ctx.env.run_url,
+    )

@@ -1,0 +1,254 @@
+"""The state branch (default ``averos-state``): an orphan branch on the remote holding
+``<project>/state.json``, checkpoints, the apply claim and run summaries.
+
+Written with gitpython through a private index file and a scratch directory, so the user's
+working tree and index are never touched. Pushes are never forced: a rejected push means the
+branch moved (optimistic concurrency) and the caller re-fetches and decides again.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import git
+
+from averos_ci.errors import AverosCIError, ExitCode
+
+PRIVATE_REF_PREFIX = "refs/averos-ci/"
+BOT_NAME = "averos-ci"
+BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
+
+
+class GitError(AverosCIError):
+    """A git operation on the repository or its remote failed (exit 1)."""
+
+    exit_code = ExitCode.FAILED
+
+
+def open_repo(path: Path) -> git.Repo:
+    try:
+        return git.Repo(path, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise GitError(
+            f"{path} is not inside a git repository",
+            hint="check out the repository first (actions/checkout)",
+        ) from None
+
+
+def identity_env(repo: git.Repo) -> dict[str, str]:
+    """Commit identity: the environment's or the repository's, else the Actions bot."""
+    env: dict[str, str] = {}
+    for role in ("AUTHOR", "COMMITTER"):
+        for key, conf, default in (
+            ("NAME", "user.name", BOT_NAME),
+            ("EMAIL", "user.email", BOT_EMAIL),
+        ):
+            var = f"GIT_{role}_{key}"
+            if os.environ.get(var):
+                continue
+            try:
+                value = str(repo.git.config("--get", conf)).strip()
+            except git.GitCommandError:
+                value = ""
+            env[var] = value or default
+    return env
+
+
+def token_auth_env(
+    repo: git.Repo, remote: str, *, token: str | None, server_url: str
+) -> dict[str, str]:
+    """Authenticate git to the GitHub server with the token (checkout with
+    ``persist-credentials: false``) through ``GIT_CONFIG_*`` variables: never on a command line,
+    in a file or in an error message. Nothing when the checkout already persisted credentials
+    or the remote is not on that server."""
+    if not token:
+        return {}
+    try:
+        url = str(repo.git.remote("get-url", remote)).strip()
+    except git.GitCommandError:
+        return {}
+    prefix = server_url.rstrip("/") + "/"
+    if not url.startswith(prefix):
+        return {}
+    key = f"http.{prefix}.extraheader"
+    try:
+        if str(repo.git.config("--get-all", key)).strip():
+            return {}
+    except git.GitCommandError:
+        pass
+    basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
+    return {
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": key,
+        "GIT_CONFIG_VALUE_0": f"AUTHORIZATION: basic {basic}",
+    }
+
+
+class StateBranch:
+    def __init__(
+        self,
+        repo_dir: Path,
+        *,
+        remote: str = "origin",
+        branch: str = "averos-state",
+        token: str | None = None,
+        server_url: str = "https://github.com",
+    ) -> None:
+        self.repo = open_repo(repo_dir)
+        self.remote = remote
+        self.branch = branch
+        self.private_ref = f"{PRIVATE_REF_PREFIX}{branch}"
+        self._env = identity_env(self.repo)
+        auth = token_auth_env(self.repo, remote, token=token, server_url=server_url)
+        if auth:
+            self.repo.git.update_environment(**auth)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def fetch(self) -> str | None:
+        """Fetch the branch into a private ref; its tip, or ``None`` if it does not exist yet."""
+        try:
+            out = self.repo.git.ls_remote("--heads", self.remote, f"refs/heads/{self.branch}")
+        except git.GitCommandError as exc:
+            raise GitError(f"cannot reach remote {self.remote!r}: {_stderr(exc)}") from None
+        if not str(out).strip():
+            return None
+        try:
+            self.repo.git.fetch(
+                "--no-tags", "--quiet", self.remote, f"+refs/heads/{self.branch}:{self.private_ref}"
+            )
+        except git.GitCommandError as exc:
+            raise GitError(
+                f"cannot fetch {self.branch!r} from {self.remote!r}: {_stderr(exc)}"
+            ) from None
+        return str(self.repo.git.rev_parse(self.private_ref)).strip()
+
+    def export(self, tip: str | None, subdir: str, dest: Path) -> None:
+        """Write the files under ``subdir/`` at ``tip`` into ``dest`` (which is emptied first)."""
+        if dest.exists():
+            shutil.rmtree(dest)
+        dest.mkdir(parents=True)
+        if tip is None:
+            return
+        tree = self.repo.commit(tip).tree
+        try:
+            sub = tree / subdir
+        except KeyError:
+            return
+        if not isinstance(sub, git.Tree):
+            return
+        for blob in sub.traverse():
+            if not isinstance(blob, git.Blob):
+                continue
+            rel = Path(blob.path).relative_to(subdir)
+            target = dest / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(blob.data_stream.read())
+
+    def read(self, tip: str | None, path: str) -> bytes | None:
+        if tip is None:
+            return None
+        try:
+            blob = self.repo.commit(tip).tree / path
+        except KeyError:
+            return None
+        data: bytes = blob.data_stream.read()
+        return data
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def commit(self, *, parent: str | None, subdir: str, src: Path, message: str) -> str:
+        """A commit whose tree is ``parent``'s with ``subdir/`` replaced by ``src``'s files."""
+        src = src.resolve()
+        with self._scratch_index() as env:
+            g = self.repo.git
+            if parent:
+                g.read_tree(parent, env=env)
+            else:
+                g.read_tree("--empty", env=env)
+            g.rm("-r", "--cached", "--quiet", "--ignore-unmatch", "--", subdir, env=env)
+            for file in sorted(p for p in src.rglob("*") if p.is_file()):
+                rel = f"{subdir}/{file.relative_to(src).as_posix()}"
+                sha = str(g.hash_object("-w", "--no-filters", "--", str(file), env=env)).strip()
+                g.update_index("--add", "--cacheinfo", f"100644,{sha},{rel}", env=env)
+            tree = str(g.write_tree(env=env)).strip()
+            args = [tree, "-m", message] + (["-p", parent] if parent else [])
+            return str(g.commit_tree(*args, env={**env, **self._env})).strip()
+
+    def commit_paths(self, *, parent: str, changes: dict[str, Path | None], message: str) -> str:
+        """A commit on ``parent`` with repository paths replaced by files (``None``: deleted)."""
+        with self._scratch_index() as env:
+            g = self.repo.git
+            g.read_tree(parent, env=env)
+            for rel, file in sorted(changes.items()):
+                if file is None:
+                    g.update_index("--force-remove", "--", rel, env=env)
+                    continue
+                sha = str(
+                    g.hash_object("-w", "--no-filters", "--", str(file.resolve()), env=env)
+                ).strip()
+                mode = "100755" if os.access(file, os.X_OK) else "100644"
+                g.update_index("--add", "--cacheinfo", f"{mode},{sha},{rel}", env=env)
+            tree = str(g.write_tree(env=env)).strip()
+            return str(
+                g.commit_tree(tree, "-p", parent, "-m", message, env={**env, **self._env})
+            ).strip()
+
+    def subtree(self, tip: str | None, subdir: str) -> str | None:
+        """The tree id of ``subdir`` at ``tip`` (``None``: absent) — to detect foreign edits."""
+        if tip is None:
+            return None
+        try:
+            return str((self.repo.commit(tip).tree / subdir).hexsha)
+        except KeyError:
+            return None
+
+    def push(self, commit: str) -> bool:
+        """Push ``commit`` to the branch without force. ``False`` when rejected (it moved)."""
+        remote = self.repo.remote(self.remote)
+        # GitPython cannot report on a bare-sha refspec; push a private ref instead.
+        outgoing = f"{PRIVATE_REF_PREFIX}outgoing/{self.branch}"
+        self.repo.git.update_ref(outgoing, commit)
+        logging.getLogger("git.remote").setLevel(logging.CRITICAL)  # a rejection is expected
+        try:
+            infos = remote.push(f"{outgoing}:refs/heads/{self.branch}")
+        except git.GitCommandError as exc:
+            text = _stderr(exc)
+            if "rejected" in text or "fetch first" in text or "non-fast-forward" in text:
+                return False
+            raise GitError(f"cannot push {self.branch!r} to {self.remote!r}: {text}") from None
+        if not infos:
+            raise GitError(f"push of {self.branch!r} to {self.remote!r} reported nothing")
+        bad = git.PushInfo.REJECTED | git.PushInfo.REMOTE_REJECTED | git.PushInfo.ERROR
+        for info in infos:
+            if info.flags & bad:
+                if info.flags & git.PushInfo.ERROR and not info.flags & git.PushInfo.REJECTED:
+                    raise GitError(f"push of {self.branch!r} failed: {info.summary.strip()}")
+                return False
+        self.repo.git.update_ref(self.private_ref, commit)
+        return True
+
+    @contextmanager
+    def _scratch_index(self) -> Iterator[dict[str, str]]:
+        fd, path = tempfile.mkstemp(prefix="averos-ci-index.")
+        os.close(fd)
+        os.unlink(path)  # git creates it; an empty file is not a valid index
+        try:
+            yield {"GIT_INDEX_FILE": path}
+        finally:
+            for p in (path, path + ".lock"):
+                if os.path.exists(p):
+                    os.unlink(p)
+
+
+def _stderr(exc: git.GitCommandError) -> str:
+    text = str(exc.stderr or exc.stdout or exc).strip()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return " ".join(lines)[-400:].replace("stderr: ", "")

@@ -1,0 +1,14 @@
+"""Reports of a run: RunnerSummary JSON, JUnit XML, job-summary markdown."""
+
+from averos_ci.report.junit import render_junit, write_junit
+from averos_ci.report.markdown import append_step_summary, summary_markdown, write_markdown
+from averos_ci.report.summary_json import write_summary_json
+
+__all__ = [
+    "append_step_summary",
+    "render_junit",
+    "summary_markdown",
+    "write_junit",
+    "write_markdown",
+    "write_summary_json",
+]

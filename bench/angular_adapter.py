@@ -1,0 +1,108 @@
+"""angular-schematics: per-node `ng generate` (how Averos runs a plan) vs the batched driver.
+
+Runs the ToDo example's plan (examples/todoapp) twice, each time on a fresh copy of the same
+cached template workspace (the one-time npm install is excluded): once with
+``runner: per-process`` (one `npx ng generate` per node), once with the default batched
+Node driver (median of --batched-runs runs, default 3: it is cheap and the machine may be
+shared). Prints both wall times, their ratio (target >= 10x) and checks that both runs
+produced the same workspace, file for file.
+
+    python bench/angular_adapter.py [--manifest examples/todoapp/todoapp.manifest.yaml]
+
+The template is built on first use (minutes); set AVEROS_CI_CACHE_DIR to choose the cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from averos_ci.execute.adapters.angular import AngularSchematicsAdapter
+from averos_ci.execute.adapters.angular.testing import (
+    context,
+    fresh_workspace,
+    template_workspace,
+    tree_digest,
+)
+from averos_ci.execute.contracts import ExecutionState
+from averos_ci.plan import compute_plan
+from averos_ci.plan.model import PlanNode
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_plan(runner: str, nodes: list[PlanNode], workspace: Path) -> tuple[float, int, int]:
+    """Wall time of every node after the application node (the workspace exists already)."""
+    adapter = AngularSchematicsAdapter({"runner": runner})
+    adapter.preflight(context(workspace))
+    adapter.open(context(workspace))
+    state = ExecutionState(cwd=workspace)
+    failed = schematic_nodes = 0
+    try:
+        bootstrap, rest = nodes[0], nodes[1:]
+        adapter.execute(bootstrap, context(workspace, bootstrap.id), state)
+        started = time.perf_counter()
+        for node in rest:
+            result = adapter.execute(node, context(workspace, node.id), state)
+            failed += not result.success
+            schematic_nodes += node.command not in {
+                "field-mapping",
+                "service-configuration",
+                "authentication-provider",
+                "http-auth-config",
+            }
+        elapsed = time.perf_counter() - started
+    finally:
+        adapter.close()
+    return elapsed, schematic_nodes, failed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--manifest", type=Path, default=REPO / "examples/todoapp/todoapp.manifest.yaml"
+    )
+    parser.add_argument(
+        "--batched-runs", type=int, default=3, help="median of this many batched runs (cheap)"
+    )
+    args = parser.parse_args()
+    plan = compute_plan(manifest_path=args.manifest, state=None).plan
+    nodes = plan.executable_nodes()
+    assert nodes[0].command == "ng-add"
+    template = template_workspace(
+        str(nodes[0].args["applicationName"]), str(nodes[0].args.get("defaultLanguageCode") or "en")
+    )
+    print(f"template workspace: {template}")
+    print(f"plan: {len(nodes)} nodes ({len(nodes) - 1} after the application node)")
+    with tempfile.TemporaryDirectory(prefix="averos-bench-") as tmp:
+        results = {}
+        digests = {}
+        for runner, runs in (("per-process", 1), ("batched", args.batched_runs)):
+            times = []
+            for i in range(runs):
+                ws = fresh_workspace(
+                    template, Path(tmp) / f"{runner}-{i}", shared_node_modules=True
+                )
+                elapsed, schematic_nodes, failed = run_plan(runner, nodes, ws)
+                times.append(elapsed)
+                digests[runner] = tree_digest(ws)
+            elapsed = statistics.median(times)
+            results[runner] = elapsed
+            spread = f", runs: {', '.join(f'{t:.2f}' for t in times)}" if runs > 1 else ""
+            print(
+                f"{runner:>12}: {elapsed:8.2f} s  ({schematic_nodes} schematic nodes, "
+                f"{elapsed / max(schematic_nodes, 1) * 1000:7.1f} ms/node, {failed} failed{spread})"
+            )
+    ratio = results["per-process"] / results["batched"]
+    same = digests["per-process"] == digests["batched"]
+    print(f"{'ratio':>12}: {ratio:8.1f}x  (target >= 10x)")
+    print(f"{'same files':>12}: {'yes' if same else 'NO'}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""Engine overhead: 10,000 no-op nodes through the mock adapter (no latency).
+
+Prints, as medians over several runs:
+  * per-node overhead with the FileCheckpointStore and with the MemoryCheckpointStore,
+  * the time to decide what to run when resuming after 9,999 completed nodes
+    (from ``Runner.run`` to the start of the one remaining node).
+Targets: file <= 2x memory, file <= 300 us/node, resume decision <= 0.5 s.
+
+    python bench/engine_overhead.py [--nodes 10000] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from averos_ci.execute import (
+    CheckpointStatus,
+    CheckpointStore,
+    EventType,
+    ExecutionCheckpoint,
+    FileCheckpointStore,
+    MemoryCheckpointStore,
+    Runner,
+    RunnerOptions,
+)
+from averos_ci.execute.adapters.mock import MockAdapter
+from averos_ci.plan.model import Action, ExecutionPlan, Phase, PlanCounts, PlanDiff, PlanNode
+
+PLAN_HASH = "0" * 64
+
+
+def make_plan(count: int) -> ExecutionPlan:
+    # 100 entities, each with fields depending on it: a realistic, wide DAG
+    nodes = []
+    for i in range(count):
+        entity = f"entity:E{i // 100}"
+        if i % 100 == 0:
+            nodes.append(
+                PlanNode(
+                    id=entity,
+                    phase=Phase.ENTITY,
+                    command="averos-entity",
+                    action=Action.CREATE,
+                    args={"name": f"E{i // 100}"},
+                )
+            )
+        else:
+            nodes.append(
+                PlanNode(
+                    id=f"simple-field:E{i // 100}:m{i}",
+                    phase=Phase.SIMPLE_FIELD,
+                    command="add-simple-member",
+                    action=Action.CREATE,
+                    depends_on=(entity,),
+                    args={"mname": f"m{i}"},
+                )
+            )
+    return ExecutionPlan(plan_hash=PLAN_HASH, manifest_hash="m" * 64, base_state_hash="b" * 64,
+                         application_name="Bench", applicable=True,
+                         counts=PlanCounts(create=count, update=0, skip=0, conflicts=0, remove=0),
+                         diff=PlanDiff(), nodes=tuple(nodes))  # fmt: skip
+
+
+class FirstStart:
+    def __init__(self) -> None:
+        self.at: float | None = None
+
+    def on_event(self, event: Any) -> None:
+        if event.type is EventType.NODE_STARTED and self.at is None:
+            self.at = time.perf_counter()
+
+
+def run_once(plan: ExecutionPlan, store: CheckpointStore, root: Path, *, resume: bool = False,
+             listener: FirstStart | None = None) -> float:  # fmt: skip
+    runner = Runner(plan=plan, adapter=MockAdapter({}), checkpoints=store,
+                    listeners=[listener] if listener else [],
+                    options=RunnerOptions(workspace_root=root, logs_dir=root / "logs"))  # fmt: skip
+    started = time.perf_counter()
+    result = runner.run(resume=resume)
+    elapsed = time.perf_counter() - started
+    store.close()
+    assert result.summary.success, result.summary
+    if listener is not None:
+        assert listener.at is not None
+        return listener.at - started
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    plan = make_plan(args.nodes)
+    per_node: dict[str, list[float]] = {"memory": [], "file": []}
+    resume: list[float] = []
+    for _ in range(args.runs):
+        for kind in ("memory", "file"):
+            with tempfile.TemporaryDirectory(dir=Path.cwd()) as tmp:
+                root = Path(tmp)
+                store: CheckpointStore = (
+                    MemoryCheckpointStore()
+                    if kind == "memory"
+                    else FileCheckpointStore(root / "checkpoints.json")
+                )
+                per_node[kind].append(run_once(plan, store, root) / args.nodes * 1e6)
+        with tempfile.TemporaryDirectory(dir=Path.cwd()) as tmp:
+            root = Path(tmp)
+            path = root / "checkpoints.json"
+            seed = FileCheckpointStore(path)
+            seed.begin(plan_hash=PLAN_HASH, run_id="earlier")
+            for node in plan.nodes[:-1]:
+                seed.save(
+                    ExecutionCheckpoint(
+                        node_id=node.id,
+                        status=CheckpointStatus.SUCCESS,
+                        updated_at="2026-01-01T00:00:00.000Z",
+                    )
+                )
+            seed.close()
+            resume.append(run_once(plan, FileCheckpointStore(path), root, resume=True,
+                                   listener=FirstStart()))  # fmt: skip
+    mem = statistics.median(per_node["memory"])
+    file = statistics.median(per_node["file"])
+    decide = statistics.median(resume)
+    print(f"nodes: {args.nodes}, runs: {args.runs} (median)")
+    print(
+        f"  memory-backed checkpoints: {mem:8.1f} us/node   runs: "
+        + ", ".join(f"{v:.0f}" for v in per_node["memory"])
+    )
+    print(
+        f"  file-backed checkpoints:   {file:8.1f} us/node   runs: "
+        + ", ".join(f"{v:.0f}" for v in per_node["file"])
+    )
+    print(f"  file / memory ratio:       {file / mem:8.2f}   (target <= 2.00)")
+    print(f"  file vs 300 us target:     {file / 300:8.2f}x  (target <= 1.00)")
+    print(
+        f"  resume decision after {args.nodes - 1} done: {decide * 1000:.1f} ms "
+        f"(target <= 500 ms, ratio {decide / 0.5:.2f})"
+    )
+
+
+if __name__ == "__main__":
+    main()

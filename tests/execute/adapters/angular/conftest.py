@@ -1,0 +1,59 @@
+"""Angular fixtures: a template workspace built once per cache dir, copied per test.
+
+Tests needing Node are marked ``angular``. Without Node they are skipped, except under
+``CI=true``, where a missing toolchain fails them (CI must never pass by skipping).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from averos_ci.execute.adapters.angular.cache import cache_root
+from averos_ci.execute.adapters.angular.testing import (
+    fresh_workspace,
+    node_missing_reason,
+    template_workspace,
+)
+
+
+def _require_node() -> None:
+    reason = node_missing_reason()
+    if reason is None:
+        return
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"CI is set and the Angular tests cannot run: {reason}")
+    pytest.skip(f"Angular tests need Node.js: {reason}")
+
+
+@pytest.fixture(scope="session")
+def angular_cache_dir() -> Path:
+    """Resolved with the real $HOME, before the per-test empty $HOME is installed."""
+    return cache_root(None)
+
+
+@pytest.fixture(scope="session")
+def angular_template(angular_cache_dir: Path) -> Path:
+    _require_node()
+    old = os.environ.get("AVEROS_CI_CACHE_DIR")
+    os.environ["AVEROS_CI_CACHE_DIR"] = str(angular_cache_dir)
+    try:
+        return template_workspace()
+    finally:
+        if old is None:
+            del os.environ["AVEROS_CI_CACHE_DIR"]
+
+
+@pytest.fixture
+def angular_env(angular_cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point the adapter at the session's cache (tests run with an empty $HOME)."""
+    monkeypatch.setenv("AVEROS_CI_CACHE_DIR", str(angular_cache_dir))
+    yield angular_cache_dir
+
+
+@pytest.fixture
+def workspace(angular_template: Path, angular_env: Path, tmp_path: Path) -> Path:
+    return fresh_workspace(angular_template, tmp_path / "ws", shared_node_modules=True)

@@ -1,0 +1,101 @@
+"""A missing or unusable toolchain: a clear error, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from averos_ci.errors import ExitCode, ToolchainError
+from averos_ci.execute.adapters.angular import AngularSchematicsAdapter
+from averos_ci.execute.adapters.angular.testing import context
+
+
+def _fake_tools(bin_dir: Path, node_version: str) -> None:
+    bin_dir.mkdir()
+    for name, body in (("node", f"echo {node_version}"), ("npm", "exit 0"), ("npx", "exit 0")):
+        script = bin_dir / name
+        script.write_text(f"#!/bin/sh\n{body}\n")
+        script.chmod(script.stat().st_mode | stat.S_IXUSR)
+
+
+def test_no_node_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
+    monkeypatch.setenv("AVEROS_CI_CACHE_DIR", str(tmp_path / "cache"))
+    ws = tmp_path / "ws"
+    with pytest.raises(ToolchainError) as err:
+        AngularSchematicsAdapter({}).preflight(context(ws))
+    assert "node" in str(err.value) and "hint:" in str(err.value)
+    assert err.value.exit_code == ExitCode.INVALID
+    assert not ws.exists()
+
+
+def test_node_too_old(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_tools(tmp_path / "bin", "v12.22.12")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setenv("AVEROS_CI_CACHE_DIR", str(tmp_path / "cache"))
+    with pytest.raises(ToolchainError, match=r"v12\.22\.12 .* too old"):
+        AngularSchematicsAdapter({}).preflight(context(tmp_path / "ws"))
+    assert not (tmp_path / "ws").exists()
+
+
+def test_cli_exits_2_before_writing(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "app.manifest.yaml").write_text(
+        "applicationName: ToDoApp\ndefaultLanguageCode: en\nentities: []\n"
+    )
+    (project / "averos.config.json").write_text(
+        json.dumps(
+            {
+                "workspaceRoot": "workspace",
+                "manifestPath": "app.manifest.yaml",
+                "adapter": "angular-schematics",
+                "adapterOptions": {"templateCache": True},
+            }
+        )
+    )
+    env = {
+        **os.environ,
+        "PATH": str(tmp_path / "empty-bin"),
+        "AVEROS_CI_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from averos_ci.cli import main; main()",
+            "run",
+            "--config",
+            str(project / "averos.config.json"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "node" in proc.stderr and "hint:" in proc.stderr
+    assert not (project / "workspace").exists()
+
+
+@pytest.mark.angular
+def test_unreachable_registry(tmp_path: Path, angular_env: Path) -> None:
+    ws = tmp_path / "ws"
+    adapter = AngularSchematicsAdapter({"registry": "http://127.0.0.1:9/"})
+    with pytest.raises(ToolchainError, match="unreachable") as err:
+        adapter.preflight(context(ws))
+    assert "adapterOptions.registry" in str(err.value)
+    assert not ws.exists()
+
+
+def test_bad_adapter_options() -> None:
+    from averos_ci.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="runnr"):
+        AngularSchematicsAdapter({"runnr": "batched"})

@@ -1,0 +1,332 @@
+"""A fake GitHub REST API on 127.0.0.1: a real HTTP server (pytest-httpserver / werkzeug)
+that records every request and answers with the documented shapes.
+
+Endpoints (https://docs.github.com/en/rest, API version 2022-11-28):
+  GET  /user                                              -> 403 for an installation token
+  GET  /repos/{o}/{r}/pulls/{n}
+  GET  /repos/{o}/{r}/issues/{n}/comments                 (Link pagination, per_page)
+  POST /repos/{o}/{r}/issues/{n}/comments                 {"body"} (422 above 65,536)
+  GET  /repos/{o}/{r}/issues/comments/{id}
+  PATCH /repos/{o}/{r}/issues/comments/{id}               {"body"}
+  POST /repos/{o}/{r}/issues/comments/{id}/reactions      {"content"}
+  GET  /repos/{o}/{r}/pulls/{n}/reviews                   (Link pagination)
+  GET  /repos/{o}/{r}/collaborators/{user}/permission     404 for non-collaborators
+  POST /repos/{o}/{r}/statuses/{sha}                      {"state","context",...}
+  GET  /repos/{o}/{r}/commits/{sha}/pulls
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import parse_qs, urlencode
+
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+TOKEN = "ghs_FAKEtoken0123456789abcdefSECRET"
+BOT = "github-actions[bot]"
+API_VERSION = "2022-11-28"
+REACTIONS = {"+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"}
+STATUS_STATES = {"error", "failure", "pending", "success"}
+# Legacy `permission` values as GitHub maps role names (maintain -> write, triage -> read).
+_LEGACY = {
+    "admin": "admin",
+    "maintain": "write",
+    "write": "write",
+    "triage": "read",
+    "read": "read",
+}
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]
+    body: str
+    status: int
+
+
+@dataclass
+class FakeGitHub:
+    server: HTTPServer
+    repo: str = "Codertocat/Hello-World"
+    page_size: int = 2  # small pages: every list endpoint is paginated in the tests
+    comments: dict[int, dict[str, Any]] = field(default_factory=dict)
+    reviews: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    pulls: dict[int, dict[str, Any]] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+    statuses: list[dict[str, Any]] = field(default_factory=list)
+    reactions: list[tuple[int, str]] = field(default_factory=list)
+    requests: list[Recorded] = field(default_factory=list)
+    faults: list[tuple[str, str, Callable[[], Response]]] = field(default_factory=list)
+    user_login: str | None = None  # None: GET /user answers 403 (installation token)
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1000))
+    _clock: datetime = field(default_factory=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.server.expect_request(re.compile(r"^/.*")).respond_with_handler(self._handle)
+
+    @property
+    def url(self) -> str:
+        return self.server.url_for("").rstrip("/")
+
+    # -- test-side helpers -----------------------------------------------------------------
+
+    def _now(self) -> str:
+        self._clock += timedelta(seconds=1)
+        return self._clock.isoformat().replace("+00:00", "Z")
+
+    def add_pull(
+        self,
+        number: int,
+        *,
+        author: str,
+        head_sha: str,
+        head_ref: str = "feature",
+        fork: bool = False,
+    ) -> dict[str, Any]:
+        head_repo = "someone/fork" if fork else self.repo
+        pr = {
+            "number": number,
+            "state": "open",
+            "user": {"login": author},
+            "head": {"sha": head_sha, "ref": head_ref, "repo": {"full_name": head_repo}},
+            "base": {"sha": "0" * 40, "ref": "main", "repo": {"full_name": self.repo}},
+            "merged": False,
+            "merged_at": None,
+            "merge_commit_sha": None,
+            "html_url": f"https://github.com/{self.repo}/pull/{number}",
+        }
+        self.pulls[number] = pr
+        return pr
+
+    def push_head(self, number: int, sha: str) -> None:
+        self.pulls[number]["head"]["sha"] = sha
+
+    def merge(self, number: int, merge_sha: str) -> None:
+        pr = self.pulls[number]
+        pr.update(state="closed", merged=True, merged_at=self._now(), merge_commit_sha=merge_sha)
+
+    def add_comment(self, number: int, *, user: str, body: str) -> dict[str, Any]:
+        with self._lock:
+            return self._new_comment(number, user, body)
+
+    def add_review(self, number: int, *, user: str, state: str, commit_id: str) -> dict[str, Any]:
+        review = {
+            "id": next(self._ids),
+            "user": {"login": user},
+            "state": state,
+            "commit_id": commit_id,
+            "body": "",
+            "submitted_at": self._now(),
+        }
+        self.reviews.setdefault(number, []).append(review)
+        return review
+
+    def bot_comments(self, number: int) -> list[dict[str, Any]]:
+        return [
+            c
+            for c in self.comments.values()
+            if c["_number"] == number and c["user"]["login"] == BOT
+        ]
+
+    def fail_next(
+        self,
+        method: str,
+        path_re: str,
+        status: int,
+        *,
+        times: int = 1,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        for _ in range(times):
+            self.faults.append(
+                (
+                    method,
+                    path_re,
+                    lambda: Response(
+                        json.dumps({"message": f"injected {status}"}),
+                        status=status,
+                        headers=headers or {},
+                        content_type="application/json",
+                    ),
+                )
+            )
+
+    def sent(self, method: str, pattern: str) -> list[Recorded]:
+        return [r for r in self.requests if r.method == method and re.search(pattern, r.path)]
+
+    # -- server side -----------------------------------------------------------------------
+
+    def _new_comment(self, number: int, user: str, body: str) -> dict[str, Any]:
+        cid = next(self._ids)
+        now = self._now()
+        comment = {
+            "id": cid,
+            "body": body,
+            "user": {"login": user},
+            "created_at": now,
+            "updated_at": now,
+            "_number": number,
+            "issue_url": f"{self.url}/repos/{self.repo}/issues/{number}",
+            "html_url": f"https://github.com/{self.repo}/pull/{number}#issuecomment-{cid}",
+        }
+        self.comments[cid] = comment
+        return comment
+
+    def _handle(self, request: Request) -> Response:
+        body = request.get_data(as_text=True)
+        with self._lock:
+            response = self._dispatch(request, body)
+            self.requests.append(
+                Recorded(
+                    request.method,
+                    request.path,
+                    request.query_string.decode(),
+                    dict(request.headers),
+                    body,
+                    response.status_code,
+                )
+            )
+        return response
+
+    def _dispatch(self, request: Request, body: str) -> Response:
+        for i, (method, path_re, make) in enumerate(self.faults):
+            if method == request.method and re.search(path_re, request.path):
+                del self.faults[i]
+                return make()
+        if request.headers.get("Authorization") != f"Bearer {TOKEN}":
+            return _json({"message": "Bad credentials"}, 401)
+        if request.headers.get("X-GitHub-Api-Version") != API_VERSION:
+            return _json({"message": "missing X-GitHub-Api-Version"}, 400)
+        data: Any = None
+        if body:
+            try:
+                data = json.loads(body)
+            except ValueError:
+                return _json({"message": "Problems parsing JSON"}, 400)
+        path, m = request.path, request.method
+        repo = f"/repos/{self.repo}"
+        if path == "/user" and m == "GET":
+            if self.user_login is None:
+                return _json({"message": "Resource not accessible by integration"}, 403)
+            return _json({"login": self.user_login})
+        if not path.startswith(repo + "/"):
+            return _json({"message": "Not Found"}, 404)
+        rest = path[len(repo) :]
+        if match := re.fullmatch(r"/pulls/(\d+)", rest):
+            pr = self.pulls.get(int(match[1]))
+            return _json(pr) if pr and m == "GET" else _json({"message": "Not Found"}, 404)
+        if match := re.fullmatch(r"/issues/(\d+)/comments", rest):
+            number = int(match[1])
+            if m == "GET":
+                items = [_public(c) for c in self.comments.values() if c["_number"] == number]
+                return self._page(request, items)
+            if m == "POST":
+                if err := _body_error(data):
+                    return err
+                return _json(_public(self._new_comment(number, BOT, data["body"])), 201)
+        if match := re.fullmatch(r"/issues/comments/(\d+)", rest):
+            comment = self.comments.get(int(match[1]))
+            if comment is None:
+                return _json({"message": "Not Found"}, 404)
+            if m == "GET":
+                return _json(_public(comment))
+            if m == "PATCH":
+                if err := _body_error(data):
+                    return err
+                if comment["user"]["login"] != BOT:
+                    return _json({"message": "Must have admin rights to Repository."}, 403)
+                comment.update(body=data["body"], updated_at=self._now())
+                return _json(_public(comment))
+        if (match := re.fullmatch(r"/issues/comments/(\d+)/reactions", rest)) and m == "POST":
+            if not isinstance(data, dict) or data.get("content") not in REACTIONS:
+                return _json({"message": "Validation Failed"}, 422)
+            self.reactions.append((int(match[1]), data["content"]))
+            return _json({"id": next(self._ids), "content": data["content"]}, 201)
+        if (match := re.fullmatch(r"/pulls/(\d+)/reviews", rest)) and m == "GET":
+            return self._page(request, list(self.reviews.get(int(match[1]), [])))
+        if (match := re.fullmatch(r"/collaborators/([^/]+)/permission", rest)) and m == "GET":
+            role = self.roles.get(match[1])
+            if role is None:
+                return _json({"message": f"{match[1]} is not a user"}, 404)
+            return _json(
+                {"permission": _LEGACY[role], "role_name": role, "user": {"login": match[1]}}
+            )
+        if (match := re.fullmatch(r"/statuses/([0-9a-f]{40})", rest)) and m == "POST":
+            ok = (
+                isinstance(data, dict)
+                and data.get("state") in STATUS_STATES
+                and isinstance(data.get("context", ""), str)
+            )
+            if not ok:
+                return _json({"message": "Validation Failed"}, 422)
+            self.statuses.append({"sha": match[1], **data})
+            return _json({"id": next(self._ids), **data}, 201)
+        if (match := re.fullmatch(r"/commits/([0-9a-f]{40})/pulls", rest)) and m == "GET":
+            items = [
+                p
+                for p in self.pulls.values()
+                if p["merge_commit_sha"] == match[1] or p["head"]["sha"] == match[1]
+            ]
+            return self._page(request, items)
+        return _json({"message": "Not Found"}, 404)
+
+    def _page(self, request: Request, items: list[Any]) -> Response:
+        query = parse_qs(request.query_string.decode())
+        per_page = min(int(query.get("per_page", ["30"])[0]), self.page_size)
+        page = int(query.get("page", ["1"])[0])
+        chunk = items[(page - 1) * per_page : page * per_page]
+        headers = {}
+        if page * per_page < len(items):
+            nxt = urlencode({"per_page": per_page, "page": page + 1})
+            headers["Link"] = f'<{self.url}{request.path}?{nxt}>; rel="next"'
+        return _json(chunk, headers=headers)
+
+    def latest_status(self, sha: str) -> dict[str, Any] | None:
+        found = [s for s in self.statuses if s["sha"] == sha]
+        return found[-1] if found else None
+
+
+def _public(comment: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in comment.items() if not k.startswith("_")}
+
+
+def _body_error(data: Any) -> Response | None:
+    if not isinstance(data, dict) or not isinstance(data.get("body"), str):
+        return _json({"message": 'Invalid request. "body" wasn\'t supplied.'}, 422)
+    if len(data["body"]) > 65_536:
+        return _json(
+            {
+                "message": "Validation Failed",
+                "errors": [
+                    {
+                        "resource": "IssueComment",
+                        "code": "custom",
+                        "field": "body",
+                        "message": "body is too long (maximum is 65536 characters)",
+                    }
+                ],
+            },
+            422,
+        )
+    return None
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(
+        json.dumps(data),
+        status=status,
+        headers=headers or {},
+        content_type="application/json; charset=utf-8",
+    )

@@ -1,0 +1,284 @@
+"""A small GitHub world for end-to-end tests: a bare origin in tmp_path, a developer clone,
+fresh job checkouts, the shared event payloads (copied, then edited) and the CLI run as a
+job would run it."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.github.gh_fake import TOKEN, FakeGitHub
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+EVENTS = (
+    Path(os.environ.get("AVEROS_CI_SHARED", REPO_ROOT.parent / "shared"))
+    / "fixtures"
+    / "github"
+    / "events"
+)
+EXAMPLE_DIR = REPO_ROOT / "examples" / "todoapp"
+STATE_BRANCH = "averos-state"
+CLI = [sys.executable, "-c", "from averos_ci.cli import main; main()"]
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def load_payload(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((EVENTS / name).read_text(encoding="utf-8"))
+    return copy.deepcopy(data)
+
+
+def manifest_variant(extra: int) -> str:
+    """The example manifest plus ``extra`` French translation entries (each a create node)."""
+    text = (EXAMPLE_DIR / "todoapp.manifest.yaml").read_text(encoding="utf-8").rstrip("\n")
+    lines = [text] + [
+        f"      - {{ localeID: extra.k{i}, localeValue: V{i}, targetEntity: ToDoArea }}"
+        for i in range(extra)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class JobResult:
+    code: int
+    stdout: str
+    stderr: str
+    outputs: dict[str, str]
+    summary: str
+
+
+@dataclass
+class World:
+    root: Path
+    fake: FakeGitHub
+    github_settings: dict[str, Any] = field(default_factory=dict)
+    adapter_options: dict[str, Any] = field(default_factory=dict)
+    jobs: int = 0
+
+    def __post_init__(self) -> None:
+        self.origin = self.root / "origin.git"
+        self.dev = self.root / "dev"
+        git(self.root, "init", "-q", "--bare", "-b", "main", str(self.origin))
+        git(self.root, "clone", "-q", str(self.origin), str(self.dev))
+        git(self.dev, "checkout", "-q", "-b", "main")
+        self.write_config()
+        (self.dev / "todoapp.manifest.yaml").write_text(manifest_variant(0), encoding="utf-8")
+        (self.dev / ".gitignore").write_text(".averos/\n", encoding="utf-8")
+        git(self.dev, "add", "-A")
+        git(self.dev, "commit", "-q", "-m", "initial")
+        git(self.dev, "push", "-q", "origin", "main")
+
+    def write_config(self) -> None:
+        config = json.loads((EXAMPLE_DIR / "averos.config.json").read_text(encoding="utf-8"))
+        config["github"] = {
+            "progressIntervalSeconds": 0,
+            "apiMaxWaitSeconds": 5,
+            **self.github_settings,
+        }
+        config["adapterOptions"] = self.adapter_options
+        (self.dev / "averos.config.json").write_text(
+            json.dumps(config, indent=2) + "\n", encoding="utf-8"
+        )
+
+    # -- git -------------------------------------------------------------------------------
+
+    def commit(
+        self, branch: str, files: Mapping[str, str], message: str, *, base: str = "main"
+    ) -> str:
+        existing = git(self.dev, "branch", "--list", branch)
+        if existing:
+            git(self.dev, "checkout", "-q", branch)
+        else:
+            git(self.dev, "checkout", "-q", "-b", branch, base)
+        for rel, text in files.items():
+            (self.dev / rel).write_text(text, encoding="utf-8")
+        git(self.dev, "add", "-A")
+        git(self.dev, "commit", "-q", "-m", message)
+        git(self.dev, "push", "-q", "origin", branch)
+        return git(self.dev, "rev-parse", "HEAD")
+
+    def merge(self, branch: str) -> str:
+        git(self.dev, "checkout", "-q", "main")
+        git(self.dev, "pull", "-q", "--ff-only", "origin", "main")
+        git(self.dev, "merge", "-q", "--no-ff", "-m", f"Merge {branch}", branch)
+        git(self.dev, "push", "-q", "origin", "main")
+        return git(self.dev, "rev-parse", "HEAD")
+
+    def checkout(self, sha: str) -> Path:
+        """A fresh clone at ``sha``, as actions/checkout leaves it."""
+        self.jobs += 1
+        job = self.root / "jobs" / str(self.jobs)
+        git(self.root, "clone", "-q", str(self.origin), str(job))
+        git(job, "checkout", "-q", "--detach", sha)
+        return job
+
+    def state_files(self) -> dict[str, str]:
+        """The files on the state branch of origin (path -> content)."""
+        try:
+            listing = git(self.origin, "ls-tree", "-r", "--name-only", STATE_BRANCH)
+        except subprocess.CalledProcessError:
+            return {}
+        return {
+            p: git(self.origin, "show", f"{STATE_BRANCH}:{p}") for p in listing.splitlines() if p
+        }
+
+    def state_tip(self) -> str | None:
+        try:
+            return git(self.origin, "rev-parse", f"refs/heads/{STATE_BRANCH}")
+        except subprocess.CalledProcessError:
+            return None
+
+    # -- events ----------------------------------------------------------------------------
+
+    def _repo(self, payload: dict[str, Any]) -> None:
+        payload["repository"]["full_name"] = self.fake.repo
+        payload["repository"]["default_branch"] = "main"
+
+    def pr_event(self, action: str, number: int) -> dict[str, Any]:
+        payload = load_payload(
+            "pull_request.synchronize.json"
+            if action == "synchronize"
+            else "pull_request.opened.json"
+        )
+        self._repo(payload)
+        pr = self.fake.pulls[number]
+        payload["action"], payload["number"] = action, number
+        p = payload["pull_request"]
+        p["number"], p["user"]["login"] = number, pr["user"]["login"]
+        p["head"]["sha"], p["head"]["ref"] = pr["head"]["sha"], pr["head"]["ref"]
+        p["head"]["repo"]["full_name"] = pr["head"]["repo"]["full_name"]
+        p["base"]["repo"]["full_name"] = self.fake.repo
+        return payload
+
+    def comment_event(self, number: int, comment: dict[str, Any]) -> dict[str, Any]:
+        payload = load_payload("issue_comment.created.json")
+        self._repo(payload)
+        payload["issue"]["number"] = number
+        payload["issue"]["user"]["login"] = self.fake.pulls[number]["user"]["login"]
+        c = payload["comment"]
+        c.update(
+            id=comment["id"],
+            body=comment["body"],
+            created_at=comment["created_at"],
+            updated_at=comment["updated_at"],
+        )
+        c["user"]["login"] = comment["user"]["login"]
+        return payload
+
+    def review_event(self, number: int, review: dict[str, Any]) -> dict[str, Any]:
+        payload = load_payload("pull_request_review.submitted.json")
+        self._repo(payload)
+        pr = self.fake.pulls[number]
+        payload["review"].update(
+            id=review["id"], state=review["state"].lower(), commit_id=review["commit_id"]
+        )
+        payload["review"]["user"]["login"] = review["user"]["login"]
+        p = payload["pull_request"]
+        p["number"], p["user"]["login"], p["head"]["sha"] = (
+            number,
+            pr["user"]["login"],
+            pr["head"]["sha"],
+        )
+        return payload
+
+    def push_event(self, sha: str, before: str = "0" * 40) -> dict[str, Any]:
+        payload = load_payload("push.json")
+        self._repo(payload)
+        payload.update(ref="refs/heads/main", after=sha, before=before)
+        return payload
+
+    # -- jobs ------------------------------------------------------------------------------
+
+    def job_env(
+        self, event_name: str, payload: dict[str, Any], checkout: Path, sha: str
+    ) -> dict[str, str]:
+        d = checkout.parent / f"{checkout.name}-runner"
+        d.mkdir(parents=True, exist_ok=True)
+        event_path = d / "event.json"
+        event_path.write_text(json.dumps(payload), encoding="utf-8")
+        for name in ("output", "summary"):
+            (d / name).touch()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+        env.update(
+            {
+                "GITHUB_EVENT_NAME": event_name,
+                "GITHUB_EVENT_PATH": str(event_path),
+                "GITHUB_REPOSITORY": self.fake.repo,
+                "GITHUB_API_URL": self.fake.url,
+                "GITHUB_SHA": sha,
+                "GITHUB_REF": "refs/heads/main",
+                "GITHUB_TOKEN": TOKEN,
+                "GITHUB_OUTPUT": str(d / "output"),
+                "GITHUB_STEP_SUMMARY": str(d / "summary"),
+                "GITHUB_WORKSPACE": str(checkout),
+                "GITHUB_RUN_ID": str(self.jobs),
+                "RUNNER_TEMP": str(d),
+            }
+        )
+        return env
+
+    def run(
+        self,
+        event_name: str,
+        payload: dict[str, Any],
+        sha: str,
+        *,
+        command: str = "auto",
+        checkout: Path | None = None,
+        timeout: float = 120,
+    ) -> JobResult:
+        """Run ``averos-ci github <command>`` in a fresh checkout, as a separate process."""
+        checkout = checkout or self.checkout(sha)
+        env = self.job_env(event_name, payload, checkout, sha)
+        proc = subprocess.run(
+            [*CLI, "github", command],
+            cwd=checkout,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        return self.result(proc.returncode, proc.stdout, proc.stderr, env)
+
+    def start(
+        self, event_name: str, payload: dict[str, Any], sha: str, *, command: str = "auto"
+    ) -> tuple[subprocess.Popen[str], dict[str, str]]:
+        checkout = self.checkout(sha)
+        env = self.job_env(event_name, payload, checkout, sha)
+        proc = subprocess.Popen(
+            [*CLI, "github", command],
+            cwd=checkout,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        return proc, env
+
+    @staticmethod
+    def result(code: int, stdout: str, stderr: str, env: Mapping[str, str]) -> JobResult:
+        outputs: dict[str, str] = {}
+        for line in Path(env["GITHUB_OUTPUT"]).read_text(encoding="utf-8").splitlines():
+            if "=" in line:
+                key, _, value = line.partition("=")
+                outputs[key] = value
+        summary = Path(env["GITHUB_STEP_SUMMARY"]).read_text(encoding="utf-8")
+        return JobResult(code, stdout, stderr, outputs, summary)
+
+
+def make_world(tmp_path: Path, fake: FakeGitHub, **kwargs: Any) -> World:
+    shutil.rmtree(tmp_path / "world", ignore_errors=True)
+    (tmp_path / "world").mkdir()
+    return World(tmp_path / "world", fake, **kwargs)

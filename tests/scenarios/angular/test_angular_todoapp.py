@@ -1,0 +1,174 @@
+"""End to end with the real schematics: the ToDo example through `averos-ci run`.
+
+Generates examples/todoapp, compiles it with the Angular compiler, kills a run with SIGKILL
+and resumes it (same workspace, file for file), then evolves the app with a second manifest
+version while the user's own edits survive.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from averos_ci.config import load_config
+from averos_ci.execute import apply
+from averos_ci.execute.adapters.angular.testing import tree_digest
+
+pytestmark = [pytest.mark.angular, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[3]
+EXAMPLE = REPO / "examples" / "todoapp" / "todoapp.manifest.yaml"
+V2 = Path(__file__).parent / "data" / "todoapp.v2.manifest.yaml"
+CLI = [sys.executable, "-c", "from averos_ci.cli import main; main()"]
+
+
+def make_project(base: Path, manifest: Path = EXAMPLE) -> Path:
+    base.mkdir(parents=True)
+    shutil.copy(manifest, base / "todoapp.manifest.yaml")
+    config = {
+        "mode": "strict",
+        "workspaceRoot": "workspace",
+        "manifestPath": "todoapp.manifest.yaml",
+        "logsDir": ".averos/logs",
+        "statePath": ".averos/state.json",
+        "checkpointPath": ".averos/checkpoints.json",
+        "adapter": "angular-schematics",
+        "adapterOptions": {"templateCache": True},
+    }
+    (base / "averos.config.json").write_text(json.dumps(config, indent=2))
+    return base
+
+
+@pytest.fixture(scope="module")
+def applied_v1(
+    angular_template: Path, angular_cache_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, str]]:
+    """One uninterrupted run of the example: the reference workspace."""
+    project = make_project(tmp_path_factory.mktemp("todo") / "project")
+    old = os.environ.get("AVEROS_CI_CACHE_DIR")
+    os.environ["AVEROS_CI_CACHE_DIR"] = str(angular_cache_dir)
+    try:
+        outcome = apply(load_config(project / "averos.config.json"))
+    finally:
+        if old is None:
+            del os.environ["AVEROS_CI_CACHE_DIR"]
+    assert outcome.summary.success, outcome.summary.failures
+    assert outcome.summary.succeeded == len(outcome.plan.executable_nodes())
+    return project, tree_digest(project / "workspace")
+
+
+def test_generated_app(applied_v1: tuple[Path, dict[str, str]]) -> None:
+    project, digest = applied_v1
+    ws = project / "workspace"
+    assert "src/app/model/to-do-area.ts" in digest
+    assert "toDoTasks!: ToDoTask[]" in (ws / "src/app/model/to-do-area.ts").read_text()
+    assert (
+        ws / "src/app/view/to-do-task/search-to-do-task/search-to-do-task.component.ts"
+    ).exists()
+    fr = json.loads((ws / "src/assets/i18n/fr.json").read_text())
+    assert fr["todotask.status.closed"] == "Terminée"  # Averos lower-cases keys
+    env = json.loads((ws / "src/assets/environment/env-config.json").read_text())
+    assert set(env["serviceConfigurations"]) == {
+        "ToDoAreaServiceConfiguration",
+        "ToDoTaskServiceConfiguration",
+    }
+    entity = json.loads((ws / "src/assets/entity/entity-config.json").read_text())
+    assert entity["entities"]["ToDoTask"]["fieldMappings"]["ToDoTaskMapping"]["taskId"] == "_id"
+    assert not (ws / ".averos-ci").exists()
+    logs = project / ".averos" / "logs"
+    assert any("averos-entity" in p.read_text() for p in logs.rglob("*.log"))
+
+
+def test_generated_app_compiles(applied_v1: tuple[Path, dict[str, str]], angular_env: Path) -> None:
+    ws = applied_v1[0] / "workspace"
+    proc = subprocess.run(
+        ["npx", "ng", "build", "--configuration", "development"],
+        cwd=ws,
+        env={
+            **os.environ,
+            "NG_CLI_ANALYTICS": "false",
+            "npm_config_cache": str(angular_env / "npm"),
+        },
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert (ws / "dist").is_dir()
+
+
+def _succeeded(project: Path) -> int:
+    events = project / ".averos" / "logs" / "events.jsonl"
+    return events.read_text().count('"NODE_SUCCEEDED"') if events.exists() else 0
+
+
+@pytest.mark.parametrize("kill_after", [1, 9, 20])
+def test_sigkill_then_resume_gives_the_same_workspace(
+    applied_v1: tuple[Path, dict[str, str]], angular_env: Path, tmp_path: Path, kill_after: int
+) -> None:
+    project = make_project(tmp_path / "project")
+    config = str(project / "averos.config.json")
+    proc = subprocess.Popen(
+        [*CLI, "run", "--config", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 600
+    while _succeeded(project) < kill_after and proc.poll() is None:
+        assert time.monotonic() < deadline, "the run made no progress"
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the run finished before it could be killed"
+    resumed = subprocess.run(
+        [*CLI, "run", "--config", config, "--resume"], capture_output=True, text=True, check=False
+    )
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert tree_digest(project / "workspace") == applied_v1[1]
+
+
+def test_second_manifest_runs_only_new_nodes_and_keeps_user_edits(
+    applied_v1: tuple[Path, dict[str, str]], angular_env: Path
+) -> None:
+    project, _ = applied_v1
+    ws = project / "workspace"
+    component = ws / "src/app/app.component.html"
+    component.write_text(component.read_text() + "\n<!-- my own footer -->\n")
+    (ws / "src/app/custom").mkdir()
+    (ws / "src/app/custom/helper.ts").write_text("export const answer = 42;\n")
+    shutil.copy(V2, project / "todoapp.manifest.yaml")
+
+    outcome = apply(load_config(project / "averos.config.json"))
+
+    assert outcome.summary.success, outcome.summary.failures
+    ran = {n.id for n in outcome.plan.executable_nodes()}
+    assert ran == {
+        "simple-field:ToDoTask:priority",
+        "use-case:CreateToDoArea",
+        "translation-entry:fr:todotask.priority",
+    }
+    assert "priority!: " in (ws / "src/app/model/to-do-task.ts").read_text()
+    assert (
+        ws / "src/app/view/to-do-area/create-to-do-area/create-to-do-area.component.ts"
+    ).exists()
+    fr = json.loads((ws / "src/assets/i18n/fr.json").read_text())
+    assert fr["todotask.priority"] == "Priorité"
+    assert component.read_text().endswith("<!-- my own footer -->\n")
+    assert (ws / "src/app/custom/helper.ts").read_text() == "export const answer = 42;\n"
+
+
+def test_dry_run_of_a_new_app_writes_nothing(
+    angular_template: Path, angular_env: Path, tmp_path: Path
+) -> None:
+    project = make_project(tmp_path / "project")
+    outcome = apply(load_config(project / "averos.config.json"), dry_run=True)
+    assert outcome.summary.success, outcome.summary.failures
+    assert not (project / "workspace").exists()
+    assert not any(tmp_path.glob("project/.workspace*"))

@@ -1,0 +1,52 @@
+"""SIGINT / SIGTERM: stop scheduling, let the running node finish, persist, exit 130."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from averos_ci.execute import CheckpointStatus, FileCheckpointStore
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE = REPO_ROOT / "examples" / "todoapp"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_persists_progress_and_exits_130(tmp_path: Path, sig: signal.Signals) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(EXAMPLE, project)
+    config = json.loads((project / "averos.config.json").read_text())
+    config["adapterOptions"] = {"latencyMs": 100}
+    (project / "averos.config.json").write_text(json.dumps(config))
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    command = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"]
+    proc = subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    checkpoints = project / ".averos/checkpoints.json"
+    deadline = time.monotonic() + 60
+    while b'"SUCCESS"' not in (checkpoints.read_bytes() if checkpoints.exists() else b""):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.02)
+    proc.send_signal(sig)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert f"interrupted by {sig.name}" in stderr and "--resume" in stderr
+    log = FileCheckpointStore(checkpoints).read()
+    statuses = [cp.status for cp in log.checkpoints.values()]
+    assert CheckpointStatus.SUCCESS in statuses
+    # the node running when the signal came was allowed to finish: nothing is left RUNNING
+    assert CheckpointStatus.RUNNING not in statuses
+    summary = json.loads((project / ".averos/logs/summary.json").read_text())
+    assert summary["cancelled"] > 0 and summary["success"] is False
+    assert not (project / ".averos/state.json").exists()
+    resumed = subprocess.run([*command, "--resume"], cwd=project, env=env, capture_output=True,
+                             text=True, timeout=120)  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr

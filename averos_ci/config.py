@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 from pydantic.alias_generators import to_camel
 
 from averos_ci._model import RunMode
@@ -26,18 +26,18 @@ class ConfigFile(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
 
     mode: RunMode | None = None
-    timeout_ms: int | None = Field(default=None, ge=1)
-    max_attempts: int | None = Field(default=None, ge=1, le=100)
-    workspace_root: str | None = None
-    manifest_path: str | None = None
-    logs_dir: str | None = None
-    state_path: str | None = None
-    checkpoint_path: str | None = None
-    development: bool | None = None
-    adapter: str | None = None
+    timeout_ms: StrictInt | None = Field(default=None, ge=1)
+    max_attempts: StrictInt | None = Field(default=None, ge=1, le=100)
+    workspace_root: StrictStr | None = None
+    manifest_path: StrictStr | None = None
+    logs_dir: StrictStr | None = None
+    state_path: StrictStr | None = None
+    checkpoint_path: StrictStr | None = None
+    development: StrictBool | None = None
+    adapter: StrictStr | None = None
     adapter_options: dict[str, Any] | None = None
-    concurrency: int | None = Field(default=None, ge=1, le=64)
-    listeners: list[str] | None = None  # "module:attribute" factories of RunnerEventListener
+    concurrency: StrictInt | None = Field(default=None, ge=1, le=64)
+    listeners: list[StrictStr] | None = None  # "module:attribute" factories of RunnerEventListener
     github: dict[str, Any] | None = None  # read by averos_ci.github.settings
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,11 +79,11 @@ class Document:
                         line, col = lc.item(part)
                         pos = (line + 1, col + 1)
                     node = node[part]
-                elif isinstance(node, dict) and part in node:
+                elif isinstance(node, dict) and (real := _real_key(node, part)) is not None:
                     if lc is not None:
-                        line, col = lc.key(part) if (key and last) else lc.value(part)
+                        line, col = lc.key(real) if (key and last) else lc.value(real)
                         pos = (line + 1, col + 1)
-                    node = node[part]
+                    node = node[real]
                 else:
                     if lc is not None and i == 0:
                         pos = (lc.line + 1, lc.col + 1)
@@ -89,6 +91,16 @@ class Document:
             except (KeyError, IndexError, TypeError, AttributeError):
                 break
         return pos
+
+
+def _real_key(node: dict[Any, Any], part: str | int) -> Any:
+    """The mapping's own key for ``part`` (YAML keys may be ints or bools: ``1: x``)."""
+    if part in node:
+        return part
+    for k in node:
+        if str(k) == str(part):
+            return k
+    return None
 
 
 def _ruamel() -> Any:
@@ -103,20 +115,27 @@ def load_document(
     path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, what: str = "document"
 ) -> Document:
     path = Path(path)
+    too_big = SourceError(
+        "SYN-02",
+        f"{what} is over the {max_bytes}-byte limit",
+        path=path,
+        hint="split the file or raise the limit with --max-bytes",
+    )
     try:
         if path.is_dir():
             raise SourceError(
                 "SYN-01", f"{what} path is a directory", path=path, hint="pass the file itself"
             )
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise SourceError(
-                "SYN-02",
-                f"{what} is {size} bytes, over the {max_bytes}-byte limit",
-                path=path,
-                hint="split the file or raise the limit with --max-bytes",
-            )
-        raw = path.read_bytes()
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # FIFOs hang, devices never end
+            raise SourceError("SYN-01", f"{what} is not a regular file", path=path)
+        if st.st_size > max_bytes:
+            too_big.message = f"{what} is {st.st_size} bytes, over the {max_bytes}-byte limit"
+            raise too_big
+        with path.open("rb") as f:
+            raw = f.read(max_bytes + 1)  # the file may grow between stat and read
+        if len(raw) > max_bytes:
+            raise too_big
     except FileNotFoundError:
         raise SourceError(
             "SYN-01",
@@ -136,7 +155,8 @@ def parse_document(raw: bytes, *, path: Path, what: str = "document") -> Documen
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        col = len(raw[line_start : exc.start].decode("utf-8", errors="replace")) + 1
         raise SourceError(
             "SYN-03",
             f"{what} is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
@@ -158,7 +178,7 @@ def parse_document(raw: bytes, *, path: Path, what: str = "document") -> Documen
             hint="a manifest never nests this deeply: check the file",
         ) from None
     if not isinstance(doc.data, dict):
-        kind = "list" if isinstance(doc.data, list) else type(doc.data).__name__
+        kind = {list: "list", type(None): "null"}.get(type(doc.data), type(doc.data).__name__)
         raise SourceError(
             "SYN-08",
             f"{what} must be a mapping at the top level, not a {kind}",
@@ -203,10 +223,40 @@ def _parse_json(text: str, path: Path) -> Document:
             column=col,
             hint="each key may appear once per object",
         ) from None
-    except ValueError as exc:
-        raise SourceError("SYN-05", f"invalid JSON: {exc}", path=path) from None
+    except ValueError as exc:  # NaN / Infinity: valid for Python, not JSON
+        at_line, at_col = _locate_constant(text)
+        raise SourceError(
+            "SYN-05", f"invalid JSON: {exc}", path=path, line=at_line, column=at_col
+        ) from None
     # json's C decoder raises RecursionError itself on absurd nesting (reported as SYN-05).
     return Document(path=path, text=text, data=data, is_yaml=False)
+
+
+_CONSTANT = re.compile(r"(?<=[:\[,])\s*(-?Infinity|NaN)\b")
+
+
+def _locate_constant(text: str) -> tuple[int | None, int | None]:
+    match = _CONSTANT.search(text)
+    if match is None:
+        return None, None
+    offset = match.start(1)
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _flow_depth_exceeds(text: str, limit: int) -> bool:
+    """Cheap pre-check: ruamel's scanner is quadratic in flow-collection depth, so a 10 kB file
+    of nested brackets would take a minute to reject. Brackets inside strings count too, which
+    can only make this stricter for absurd inputs."""
+    depth = 0
+    for match in _FLOW_BRACKET.finditer(text):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > limit:
+            return True
+    return False
 
 
 def _locate_duplicate(text: str, path: Path) -> tuple[int, int]:
@@ -222,6 +272,8 @@ def _locate_duplicate(text: str, path: Path) -> tuple[int, int]:
 def _parse_yaml(text: str, path: Path) -> Document:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    if _flow_depth_exceeds(text, MAX_DEPTH):
+        raise RecursionError
     yaml = _ruamel()
     try:
         # Anchors and aliases are refused outright: this rejects billion-laughs files
@@ -256,6 +308,11 @@ def _parse_yaml(text: str, path: Path) -> Document:
         ) from None
     except YAMLError as exc:
         raise SourceError("SYN-05", f"invalid YAML: {exc}", path=path) from None
+    content = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if tree is None and not [ln for ln in content if ln.strip() not in {"---", "..."}]:
+        raise SourceError(
+            "SYN-04", "document is empty (comments only)", path=path, line=1, column=1
+        )
     data = _plain(tree, 0)
     return Document(path=path, text=text, data=data, is_yaml=True, _tree=tree, _tree_loaded=True)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-import click
+import typer
 
 from averos_ci.cli import github as _github  # noqa: F401  (registers commands)
 from averos_ci.cli import plan as _plan  # noqa: F401
@@ -31,30 +31,34 @@ def main(argv: list[str] | None = None) -> int:
 def run_cli(argv: list[str] | None = None) -> int:
     try:
         result = app(args=argv, standalone_mode=False, prog_name=_prog_name())
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         return int(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("interrupted", err=True)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("interrupted", err=True)
         return int(ExitCode.INTERRUPTED)
-    except click.ClickException as exc:
-        exc.show()
-        return int(ExitCode.INVALID)
     except AverosCIError as exc:
-        click.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {exc}", err=True)
         return int(exc.exit_code)
-    except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        return int(ExitCode.INTERRUPTED)
-    except Exception as exc:  # a bug: say so, without a traceback unless asked
+    except Exception as exc:
+        if _is_usage_error(exc):
+            exc.show()  # type: ignore[attr-defined]
+            return int(ExitCode.INVALID)
         if os.environ.get("AVEROS_CI_DEBUG"):
             raise
-        click.echo(
+        typer.echo(
             f"internal error: {type(exc).__name__}: {exc}\n"
             "hint: set AVEROS_CI_DEBUG=1 for a traceback and report it",
             err=True,
         )
         return int(ExitCode.INTERNAL)
     return int(result) if isinstance(result, int) else 0
+
+
+def _is_usage_error(exc: Exception) -> bool:
+    """Click's ClickException, whichever copy of click typer uses (typer >= 0.26 vendors it)."""
+    return any(cls.__name__ == "ClickException" for cls in type(exc).__mro__) and hasattr(
+        exc, "show"
+    )
 
 
 def _prog_name() -> str:

@@ -42,18 +42,36 @@ def _check_name(name: str, at: Pointer, r: Reporter, *, pascal: bool, what: str)
         r.error(code, f"{what} {message}", at, hint=hint)
 
 
+def _check_rename(old: str, new: str, at: Pointer, r: Reporter, *, pascal: bool) -> None:
+    if old == new:
+        r.error(
+            "CON-15",
+            f"renamedFrom {old!r} is the element's own name",
+            at,
+            hint="remove renamedFrom once the rename has been applied",
+        )
+    else:
+        _check_name(old, at, r, pascal=pascal, what="renamedFrom")
+
+
 def _names(app: Application, members: Members, r: Reporter) -> None:
     _check_name(app.applicationName, ("applicationName",), r, pascal=True, what="application")
     for i, e in enumerate(app.entities):
         _check_name(e.name, ("entities", i, "name"), r, pascal=True, what="entity")
         if e.sname:
             _check_name(e.sname, ("entities", i, "sname"), r, pascal=True, what="service")
+    for i, e in enumerate(app.entities):
+        if e.renamedFrom is not None:
+            _check_rename(e.renamedFrom, e.name, ("entities", i, "renamedFrom"), r, pascal=True)
     for (ei, mi), m in members.items():
         at: Pointer = ("entities", ei, "members", mi)
         if isinstance(m, SimpleMember):
             _check_name(m.mname, (*at, "mname"), r, pascal=False, what="member")
         elif isinstance(m, CompositeMember):
             _check_name(m.memberName, (*at, "memberName"), r, pascal=False, what="member")
+        renamed = getattr(m, "renamedFrom", None)
+        if renamed is not None:
+            _check_rename(renamed, _member_name(m), (*at, "renamedFrom"), r, pascal=False)
     for key, items in (
         ("useCases", app.useCases),
         ("blankPages", app.blankPages),
@@ -265,7 +283,7 @@ def _references(app: Application, members: Members, r: Reporter) -> None:
                 hint=_suggest(m.fename, entities),
             )
     for i, e in enumerate(app.entities):
-        if e.sname and service_ids and e.sname not in service_ids:
+        if e.sname and e.sname not in service_ids:
             r.error(
                 "REF-03",
                 f"service {e.sname!r} of entity {e.name!r} has no service configuration",

@@ -105,22 +105,41 @@ def _shape(model: type[BaseModel], data: Any, at: Pointer, report: Reporter) -> 
     try:
         return model.model_validate(data)
     except ValidationError as exc:
+        seen: set[tuple[str | int, ...]] = set()
         for err in exc.errors():
-            loc = (*at, *err["loc"])
             if err["type"] == "missing":
                 field = str(err["loc"][-1])
                 report.error(
                     "SYN-11",
                     f"required key {field!r} is missing",
-                    loc[:-1],
+                    (*at, *err["loc"][:-1]),
                     hint=_MISSING_HINTS.get(field, f"add {field!r}"),
                 )
-            else:
-                got = type(err.get("input")).__name__
-                report.error(
-                    "SYN-10", f"{'.'.join(map(str, err['loc']))}: {err['msg']} (got {got})", loc
-                )
+                continue
+            # Union types add the branch name to the location (…/value/str): keep the part
+            # of the location that exists in the document, and one finding per place.
+            loc = _existing(data, tuple(err["loc"]))
+            if loc in seen:
+                continue
+            seen.add(loc)
+            got = type(err.get("input")).__name__
+            where = ".".join(map(str, loc)) or "manifest"
+            report.error("SYN-10", f"{where}: {err['msg']} (got {got})", (*at, *loc))
         return None
+
+
+def _existing(data: Any, loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """The longest prefix of ``loc`` that is a path in ``data``."""
+    node, out = data, []
+    for part in loc:
+        if not isinstance(node, dict | list):
+            break
+        try:
+            node = node[part]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            break
+        out.append(part)
+    return tuple(out)
 
 
 def _member(raw: Any, at: Pointer, report: Reporter) -> BaseModel | None:

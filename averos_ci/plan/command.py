@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
-from averos_ci.errors import AverosCIError, ExitCode
+from averos_ci.errors import AverosCIError, ExitCode, InputError
 
 
 def plan_command(
@@ -67,7 +67,10 @@ def _plan_and_write(
         print(warning, file=sys.stderr)
     text = RENDERERS[output_format](result.plan)
     if out is not None:
-        atomic_write_text(out, text)
+        try:
+            atomic_write_text(out, text)
+        except OSError as exc:
+            raise InputError(f"cannot write the plan: {exc.strerror}", path=out) from None
     else:
         sys.stdout.write(text)
     if not result.plan.applicable:

@@ -54,7 +54,7 @@ def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:
         "application",
         Phase.APPLICATION,
         "ng-add",
-        dict(app),
+        _clean(app),
         conflict_fields=frozenset({"applicationName"}),
     )
     root = (app_id,)

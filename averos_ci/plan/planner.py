@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci._model import fast_construct
+from averos_ci.errors import StateError
 from averos_ci.plan.diff import diff_elements
 from averos_ci.plan.elements import Element, elements
 from averos_ci.plan.model import (
@@ -59,7 +60,7 @@ def compute_plan(
 def plan_manifest(manifest: dict[str, Any], state: AppliedState | None) -> PlanResult:
     """Plan an already normalized manifest against ``state``."""
     new = elements(manifest)
-    old = elements(state.manifest) if state is not None else {}
+    old = _state_elements(state) if state is not None else {}
     diff = diff_elements(old, new)
     nodes: list[PlanNode] = []
     wire_nodes: list[dict[str, Any]] = []
@@ -96,7 +97,7 @@ def plan_manifest(manifest: dict[str, Any], state: AppliedState | None) -> PlanR
     counts = PlanCounts(
         create=tally[_CREATE],
         update=tally[_UPDATE],
-        skip=tally[_SKIP],
+        skip=tally[_SKIP] - len(plan_diff.conflicts),  # conflicts are skipped, not unchanged
         conflicts=len(plan_diff.conflicts),
         remove=len(plan_diff.to_remove),
     )
@@ -124,6 +125,16 @@ def plan_manifest(manifest: dict[str, Any], state: AppliedState | None) -> PlanR
     plan = fast_construct(ExecutionPlan, {**fields, "plan_hash": wire["planHash"]})
     object.__setattr__(plan, "__pydantic_private__", {"_wire": wire})
     return PlanResult(plan, manifest, state)
+
+
+def _state_elements(state: AppliedState) -> dict[str, Element]:
+    try:
+        return elements(state.manifest)
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise StateError(
+            f"the state file's manifest is malformed ({type(exc).__name__}: {exc})",
+            hint="restore the state file from the state branch or version control",
+        ) from None
 
 
 _ACTIONS = tuple(Action)

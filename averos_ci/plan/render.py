@@ -109,8 +109,8 @@ def _markdown(plan: ExecutionPlan, cap: int | None, title: str) -> str:
         out.append("")
     if plan.diff.to_remove:
         out += ["**Removals — reported, never executed:**", ""]
-        out += [f"- {md_escape(x.id)}" for x in plan.diff.to_remove[: cap or None]]
-        if cap and len(plan.diff.to_remove) > cap:
+        out += [f"- {md_escape(x.id)}" for x in plan.diff.to_remove[:cap]]
+        if cap is not None and len(plan.diff.to_remove) > cap:
             out.append(f"- … {len(plan.diff.to_remove) - cap} more removal(s) omitted")
         out.append("")
     if not plan.has_changes and not plan.diff.conflicts:
@@ -149,21 +149,23 @@ def render_markdown(
     text = _markdown(plan, None, title)
     if len(text) <= max_chars:
         return text
-    low, high = 0, max(len(plan.nodes), 1)
-    best = _markdown(plan, 0, title)
-    while low <= high:  # the largest per-phase row cap that fits
-        mid = (low + high) // 2
-        candidate = _markdown(plan, mid, title)
-        if len(candidate) <= max_chars:
-            best, low = candidate, mid + 1
-        else:
-            high = mid - 1
     note = (
         "\n> The full plan is too large for one comment: rows were omitted above. "
         "See the job summary or `averos-ci plan --format json`.\n"
     )
-    if len(best) + len(note) > max_chars:
-        best = best[: max_chars - len(note) - 1]
+    budget = max_chars - len(note)
+    best = _markdown(plan, 0, title)
+    if len(best) > budget:  # not even the phase headers fit: counts only
+        best = "\n".join(best.splitlines()[:8]) + "\n"
+        return best[:budget] + note if len(best) > budget else best + note
+    low, high = 1, max(len(plan.nodes), len(plan.diff.to_remove), len(plan.diff.conflicts), 1)
+    while low <= high:  # the largest per-phase row cap that fits
+        mid = (low + high) // 2
+        candidate = _markdown(plan, mid, title)
+        if len(candidate) <= budget:
+            best, low = candidate, mid + 1
+        else:
+            high = mid - 1
     return best + note
 
 

@@ -217,14 +217,6 @@ def test_state_path_that_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFi
     assert f"error: {tmp_path}" in capsys.readouterr().err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG state/model.py AppliedState.manifest is dict[str, Any]: a state whose manifest lacks "
-        "'application' (or any normalized key) passes parse_state and then crashes "
-        "plan/elements.py _iter_elements with KeyError -> 'internal error', exit 3"
-    ),
-)
 def test_state_of_a_manifest_that_no_longer_validates_is_not_a_crash(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -235,3 +227,21 @@ def test_state_of_a_manifest_that_no_longer_validates_is_not_a_crash(
     err = capsys.readouterr().err
     assert "internal error" not in err, err
     assert code == 2
+
+
+@pytest.mark.parametrize("where", ["directory", "under-a-file"])
+def test_unwritable_out_is_a_user_error(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "blocker"
+    if where == "directory":
+        blocker.mkdir()
+        target = blocker
+    else:
+        blocker.write_text("x")
+        target = blocker / "plan.json"
+    code = plan("--out", str(target))
+    err = capsys.readouterr().err
+    assert "internal error" not in err
+    assert code == 2
+    assert str(target) in err

@@ -146,14 +146,6 @@ def test_multiple_files_report_every_file(
     assert "2 file(s) invalid: 2 error(s)" in err
 
 
-USAGE_BUG = (
-    "BUG cli/__init__.py run_cli: typer 0.2x raises its vendored "
-    "typer._click.exceptions.* (not click.ClickException), so every usage error falls "
-    "through to 'internal error' and exit 3 instead of exit 2"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=USAGE_BUG)
 @pytest.mark.parametrize(
     "args",
     [["--format", "xml"], ["--max-bytes", "0"], ["--bogus"]],
@@ -228,3 +220,31 @@ def test_hostile_files_in_a_subprocess(tmp_path: Path, content: bytes, code: str
     assert run.returncode == 2
     assert f" error {code} " in run.stdout
     assert "Traceback" not in run.stdout + run.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_max_bytes_bounds_what_is_read() -> None:
+    import resource
+
+    def limit_memory() -> None:  # keep the unbounded read from eating the machine
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    run = subprocess.run(
+        [_console("averos-ci"), "validate", "--max-bytes", "100", "/dev/zero"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit_memory,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "/dev/zero:1:1: error SYN-01 manifest is not a regular file" in run.stdout
+
+
+def test_no_path_and_no_config_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(["validate"]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {tmp_path / 'averos.config.json'}: config file not found" in err
+    assert "Traceback" not in err

@@ -390,22 +390,12 @@ def test_bad_document_is_located(
     _assert_cli_reports(path, code, line, col, capsys)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG source.py parse_document: the SYN-03 column counts "
-    "bytes, every other column counts characters",
-)
 def test_non_utf8_column_counts_characters(tmp_path: Path) -> None:
     path = tmp_path / "m.yaml"
     path.write_bytes("applicationName: ShopApp\ndescription: éé".encode() + b"\xff\n")
     assert ("SYN-03", 2, 16) in _errors(path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG source.py _parse_json: NaN/Infinity are refused "
-    "through a bare ValueError, which loses the position (reported at 1:1)",
-)
 def test_json_nan_is_located(tmp_path: Path) -> None:
     path = tmp_path / "m.json"
     path.write_text('{"applicationName": "ShopApp",\n "x": NaN}')
@@ -414,12 +404,6 @@ def test_json_nan_is_located(tmp_path: Path) -> None:
     assert errors[0][1:] == (2, 7)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules.py _references: REF-03 is only checked when at "
-    "least one serviceConfigurations entry exists, so an sname with no service "
-    "configuration at all passes",
-)
 def test_sname_without_any_service_configuration(tmp_path: Path) -> None:
     path = tmp_path / "m.yaml"
     path.write_text(
@@ -539,13 +523,6 @@ def _yaml_data() -> dict[str, object]:
     return data
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG validate.py _shape: for a union-typed value "
-    "(AuthConfigEntry.value) pydantic reports one error per union member; each "
-    "becomes a SYN-10 whose pointer ends in the branch name (/value/bool, "
-    "/value/str …), a pointer into nothing",
-)
 def test_wrong_type_in_a_union_is_one_issue_with_a_real_pointer(tmp_path: Path) -> None:
     path = tmp_path / "m.json"
     path.write_text(
@@ -556,22 +533,12 @@ def test_wrong_type_in_a_union_is_one_issue_with_a_real_pointer(tmp_path: Path) 
     assert [(i.code, i.pointer) for i in issues] == [("SYN-10", "/authentication/0/config/0/value")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG source.py Document.locate: a non-string YAML key "
-    "(`1: x`) is looked up by its string form, so the finding falls back to 1:1",
-)
 def test_non_string_yaml_key_is_located(tmp_path: Path) -> None:
     path = tmp_path / "m.yaml"
     path.write_text("applicationName: ShopApp\n1: x\n")
     assert [(i.code, i.line, i.column) for i in validate_file(path).issues] == [("SYN-12", 2, 1)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="source.py parse_document: a YAML file holding only "
-    "comments is reported as SYN-08 'not a NoneType' instead of SYN-04 empty",
-)
 def test_comment_only_yaml_is_empty(tmp_path: Path) -> None:
     path = tmp_path / "m.yaml"
     path.write_text("# nothing here yet\n")
@@ -582,3 +549,86 @@ def test_multiple_yaml_documents_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "m.yaml"
     path.write_text("---\napplicationName: ShopApp\n---\nb: 2\n")
     assert _errors(path) == [("SYN-05", 3, 1)]
+
+
+# (id, changes to GOOD_YAML, code, line, column): findings that do not fail validation
+WARNINGS = [
+    (
+        "CON-14-enum-values-on-string",
+        {12: "        memberTag: ID\n        listOfEnumValues: A,B"},
+        "CON-14",
+        13,
+        27,
+    ),
+    ("REF-10-default-language-without-entry", {2: "defaultLanguageCode: fr"}, "REF-10", 2, 22),
+    (
+        "REF-07-target-entity",
+        {47: "        localeValue: Status\n        targetEntity: Ghost"},
+        "REF-07",
+        48,
+        23,
+    ),
+    ("SYN-12-unknown-root-key", {1: "applicationName: ShopApp\nversion: 2"}, "SYN-12", 2, 1),
+]
+
+
+@pytest.mark.parametrize(
+    ("changes", "code", "line", "col"), [pytest.param(*c[1:], id=c[0]) for c in WARNINGS]
+)
+def test_warnings_are_located_and_exit_0(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    changes: dict[int, str],
+    code: str,
+    line: int,
+    col: int,
+) -> None:
+    path = tmp_path / "shop.manifest.yaml"
+    path.write_text(edit(changes), encoding="utf-8")
+    result = validate_file(path)
+    assert result.valid
+    assert [(i.severity.value, i.code, i.line, i.column) for i in result.issues] == [
+        ("warning", code, line, col)
+    ]
+    assert run_cli(["validate", str(path)]) == 0
+    assert f"{path}:{line}:{col}: warning {code} " in capsys.readouterr().out
+
+
+MORE_DUPLICATES = [
+    (
+        "field-mapping",
+        {42: "        mapTo: _id\n  - name: OrderMapping\n    ename: Order"},
+        43,
+        11,
+    ),
+    (
+        "page",
+        {48: "blankPages:\n  - name: AboutPage\n  - name: AboutPage"},
+        50,
+        11,
+    ),
+    (
+        "provider",
+        {
+            48: "authentication:\n  - name: Dummy\n    providerType: dummy\n"
+            "  - name: Dummy\n    providerType: other"
+        },
+        51,
+        11,
+    ),
+    (
+        "service",
+        {48: "services:\n  - name: OrderService\n  - name: OrderService"},
+        50,
+        11,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("changes", "line", "col"), [pytest.param(*c[1:], id=c[0]) for c in MORE_DUPLICATES]
+)
+def test_more_duplicates(tmp_path: Path, changes: dict[int, str], line: int, col: int) -> None:
+    path = tmp_path / "shop.manifest.yaml"
+    path.write_text(edit(changes), encoding="utf-8")
+    assert _errors(path) == [("CON-01", line, col)]

@@ -42,14 +42,6 @@ def _pre_commit_or_skip() -> list[str]:
 
 @pytest.mark.precommit
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG packaging: averos_ci/cli/__init__.py does `import click`, but click is not a declared "
-        "dependency (typer 0.2x vendors it as typer._click), so in the hook's clean venv "
-        "`averos-ci` dies with ModuleNotFoundError: No module named 'click'"
-    ),
-)
 def test_averos_validate_hook_with_real_pre_commit(git_dir: Path, tmp_path: Path) -> None:
     pre_commit = _pre_commit_or_skip()
     (git_dir / "app.manifest.yaml").write_text(GOOD_YAML)

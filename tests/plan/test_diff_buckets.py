@@ -328,14 +328,6 @@ def test_added_language_is_added_with_its_entries() -> None:
     assert order.index("translation:de") < order.index("translation-entry:de:todotask.name")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG plan/planner.py counts: a conflict's node has action skip, so PlanCounts.skip "
-        "(rendered as 'unchanged' in text and markdown) counts it too: 1 conflict shows as "
-        "'33 unchanged, 1 conflict(s)' for a 33-node plan, while diff.unchanged holds 32 ids"
-    ),
-)
 def test_conflicts_are_not_counted_as_unchanged() -> None:
     old = example_raw()
     new = copy.deepcopy(old)

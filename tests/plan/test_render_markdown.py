@@ -47,11 +47,6 @@ def big_plan() -> ExecutionPlan:
 
 
 NODE_ROW = re.compile(r"^\| (create|update|skip|conflict) \| (?!update \|)", re.M)
-TRUNCATION_BUG = (
-    "BUG plan/render.py render_markdown: the row-cap search ignores the trailing note, then "
-    "`best[: max_chars - len(note) - 1]` slices the markdown mid-row: the last <details> is "
-    "never closed and its '… omitted' row and tail are lost"
-)
 
 
 def test_big_plan_fits_a_github_comment() -> None:
@@ -64,7 +59,6 @@ def test_big_plan_fits_a_github_comment() -> None:
     assert re.search(r"\*\d+ node\(s\) omitted here", text)
 
 
-@pytest.mark.xfail(strict=True, reason=TRUNCATION_BUG)
 def test_big_plan_markdown_is_well_formed_and_accounts_for_every_node() -> None:
     plan = big_plan()
     text = render_markdown(plan)
@@ -86,7 +80,6 @@ def test_markdown_respects_a_smaller_limit(limit: int) -> None:
     assert big_plan().plan_hash in text
 
 
-@pytest.mark.xfail(strict=True, reason=TRUNCATION_BUG)
 def test_truncated_markdown_keeps_details_balanced_at_tiny_limits() -> None:
     text = render_markdown(big_plan(), max_chars=1_500)
     assert len(text) <= 1_500
@@ -164,3 +157,44 @@ def test_text_rendering_lists_changes_and_counts() -> None:
     assert "  - page:AboutPage" in text
     assert "Plan: 0 to create, 1 to update," in text
     assert "NOT applicable" in text
+
+
+@cache
+def removal_plan() -> ExecutionPlan:
+    """A state of 100 entities x 50 members; the new manifest has none of them."""
+    old = {
+        "applicationName": "BigApp",
+        "entities": [
+            {
+                "name": f"Entity{e}",
+                "members": [
+                    {
+                        "memberNature": "simple",
+                        "ename": f"Entity{e}",
+                        "mname": f"field{m}",
+                        "memberType": "string",
+                    }
+                    for m in range(50)
+                ],
+            }
+            for e in range(100)
+        ],
+    }
+    return plan_of({"applicationName": "BigApp"}, applied(old))
+
+
+def test_big_removal_plan_fits_a_github_comment() -> None:
+    plan = removal_plan()
+    assert len(plan.diff.to_remove) == 5_100
+    text = render_markdown(plan)
+    assert len(text) < GITHUB_COMMENT_LIMIT
+    assert plan.plan_hash in text
+
+
+def test_big_removal_plan_says_how_many_removals_were_omitted() -> None:
+    plan = removal_plan()
+    text = render_markdown(plan)
+    match = re.search(r"- … (\d+) more removal\(s\) omitted", text)
+    assert match is not None
+    listed = len(re.findall(r"^- (entity|simple-field):", text, re.M))
+    assert listed + int(match.group(1)) == len(plan.diff.to_remove)

@@ -12,6 +12,7 @@ Targets: file <= 2x memory, file <= 300 us/node, resume decision <= 0.5 s.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
@@ -91,6 +92,22 @@ def run_once(plan: ExecutionPlan, store: CheckpointStore, root: Path, *, resume:
     return elapsed
 
 
+def fdatasync_floor(directory: Path, count: int = 500) -> float:
+    """The device's cost of one durable record (pwrite into pre-zeroed space + fdatasync)."""
+    path = directory / "probe"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC)
+    try:
+        os.write(fd, bytes(200 * count))
+        os.fsync(fd)
+        started = time.perf_counter()
+        for i in range(count):
+            os.pwrite(fd, b"x" * 199 + b"\n", i * 200)
+            os.fdatasync(fd)
+        return (time.perf_counter() - started) / count * 1e6
+    finally:
+        os.close(fd)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=10_000)
@@ -99,7 +116,10 @@ def main() -> None:
     plan = make_plan(args.nodes)
     per_node: dict[str, list[float]] = {"memory": [], "file": []}
     resume: list[float] = []
+    floor: list[float] = []
     for _ in range(args.runs):
+        with tempfile.TemporaryDirectory(dir=Path.cwd()) as tmp:
+            floor.append(fdatasync_floor(Path(tmp)))
         for kind in ("memory", "file"):
             with tempfile.TemporaryDirectory(dir=Path.cwd()) as tmp:
                 root = Path(tmp)
@@ -136,6 +156,14 @@ def main() -> None:
     print(
         f"  file-backed checkpoints:   {file:8.1f} us/node   runs: "
         + ", ".join(f"{v:.0f}" for v in per_node["file"])
+    )
+    sync = statistics.median(floor)
+    print(
+        f"  device floor (1 fdatasync): {sync:7.1f} us        runs: "
+        + ", ".join(f"{v:.0f}" for v in floor)
+    )
+    print(
+        f"  file - memory - floor:     {file - mem - sync:8.1f} us/node (engine cost of the file)"
     )
     print(f"  file / memory ratio:       {file / mem:8.2f}   (target <= 2.00)")
     print(f"  file vs 300 us target:     {file / 300:8.2f}x  (target <= 1.00)")

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from averos_ci.cli._app import app
-from averos_ci.execute.contracts import RunMode
+
+
+class Mode(StrEnum):  # mirrors averos_ci._model.RunMode without importing pydantic at start-up
+    STRICT = "strict"
+    RESILIENT = "resilient"
 
 
 @app.command()
@@ -34,7 +39,7 @@ def run(
         Path | None, typer.Option(help="Write the RunnerSummary JSON to FILE.")
     ] = None,
     adapter: Annotated[str | None, typer.Option(help="Adapter name (overrides adapter).")] = None,
-    mode: Annotated[RunMode | None, typer.Option(help="strict or resilient.")] = None,
+    mode: Annotated[Mode | None, typer.Option(help="strict or resilient.")] = None,
     timeout_ms: Annotated[
         int | None, typer.Option(min=1, help="Bound the whole run (overrides timeoutMs).")
     ] = None,
@@ -50,13 +55,15 @@ def run(
     """Execute the plan: checkpointed, resumable, with events, summary and JUnit."""
     import sys
 
+    from averos_ci._model import RunMode
     from averos_ci.config import load_config
     from averos_ci.errors import Interrupted, RunFailed
     from averos_ci.execute import apply
 
     cfg = load_config(config, required=config is not None).with_overrides(
-        adapter=adapter, mode=mode, timeout_ms=timeout_ms, max_attempts=max_attempts,
-        concurrency=concurrency, manifest_path=manifest, state_path=state,
+        adapter=adapter, mode=RunMode(mode) if mode else None, timeout_ms=timeout_ms,
+        max_attempts=max_attempts, concurrency=concurrency, manifest_path=manifest,
+        state_path=state,
     )  # fmt: skip
     for warning in cfg.warnings:
         print(warning, file=sys.stderr)

@@ -1,5 +1,6 @@
 """Layer 4: execute a plan through an adapter, with checkpoints, events and reports."""
 
+from averos_ci._model import RunMode
 from averos_ci.execute.adapters import available_adapters, get_adapter
 from averos_ci.execute.apply import ApplyOutcome, PlanNotApplicable, apply
 from averos_ci.execute.checkpoints import (
@@ -18,7 +19,6 @@ from averos_ci.execute.contracts import (
     ExecutionFailure,
     ExecutionResult,
     ExecutionState,
-    RunMode,
     RuntimeMutation,
 )
 from averos_ci.execute.events import (

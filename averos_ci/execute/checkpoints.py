@@ -41,6 +41,7 @@ from averos_ci.state.model import now_iso
 CHECKPOINT_FORMAT_VERSION = 1
 CHECKPOINT_KIND = "averos-ci/checkpoints"
 _CHUNK = 1024 * 1024
+_datasync = getattr(os, "fdatasync", os.fsync)  # macOS has no fdatasync
 _HINT = "delete the checkpoint file (or pass --replan) to start the run over"
 
 
@@ -112,6 +113,8 @@ class FileCheckpointStore:
         self._allocated = 0  # file size: records are written into zero-filled space
         self._closed = False
         self._run_id = '""'  # JSON-encoded
+        # the last parse, keyed by (inode, size, mtime): resume reads a big file once
+        self._parsed: tuple[tuple[int, int, int], CheckpointLog, int] | None = None
         self._lock = threading.Lock()
 
     def read(self) -> CheckpointLog:
@@ -187,7 +190,7 @@ class FileCheckpointStore:
             os.pwrite(self._fd, data, self._end)
             self._end = end
             if sync:
-                os.fdatasync(self._fd)
+                _datasync(self._fd)
 
     def _grow(self, end: int) -> None:
         """Zero-fill the next chunk and make the new size durable once, so that syncing a
@@ -200,6 +203,26 @@ class FileCheckpointStore:
 
     def _parse(self) -> tuple[CheckpointLog, int]:
         """Return the log and the length of its valid prefix (a torn last line excluded)."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return CheckpointLog(), 0
+        except OSError:
+            st = None
+        key = (st.st_ino, st.st_size, st.st_mtime_ns) if st is not None else None
+        if key is not None and self._parsed is not None and self._parsed[0] == key:
+            cached = self._parsed[1]
+            copy = CheckpointLog(cached.plan_hash, list(cached.run_ids),
+                                 dict(cached.checkpoints), cached.completed)  # fmt: skip
+            return copy, self._parsed[2]
+        log, valid_len = self._parse_file()
+        if key is not None:
+            self._parsed = (key, log, valid_len)
+            log = CheckpointLog(log.plan_hash, list(log.run_ids), dict(log.checkpoints),
+                                log.completed)  # fmt: skip
+        return log, valid_len
+
+    def _parse_file(self) -> tuple[CheckpointLog, int]:
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:

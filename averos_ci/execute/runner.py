@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from averos_ci._model import RunMode
 from averos_ci.errors import StateError
 from averos_ci.execute.attempts import AttemptPolicy, NodeExecutor
 from averos_ci.execute.checkpoints import CheckpointLog, CheckpointStore
@@ -24,8 +25,8 @@ from averos_ci.execute.contracts import (
     ExecutionAdapter,
     ExecutionCheckpoint,
     ExecutionContext,
+    ExecutionResult,
     ExecutionState,
-    RunMode,
 )
 from averos_ci.execute.events import (
     EventBus,
@@ -100,7 +101,7 @@ class Runner:
             self.store.clear()
             if resume and not self.plan.has_changes:
                 return self._report_finished(log, started)
-        done = self._resumable(resume)
+        done = self._resumable(log, resume)
         opts = self.options
         (opts.logs_dir / NODE_LOG_DIR).mkdir(parents=True, exist_ok=True)
         base = ExecutionContext(
@@ -122,7 +123,15 @@ class Runner:
             bus=self.bus,
             policy=AttemptPolicy(max_attempts=opts.max_attempts, backoff_ms=opts.backoff_ms),
             base_context=base,
-            state=ExecutionState(cwd=opts.workspace_root),
+            state=ExecutionState(
+                cwd=opts.workspace_root,
+                results={  # what earlier runs did, for adapters that build on it
+                    k: ExecutionResult(
+                        success=True, duration_ms=0, runtime_mutation=cp.runtime_mutation
+                    )
+                    for k, cp in done.items()
+                },
+            ),
             stop=self.cancel,
         )
         self.adapter.open(base)
@@ -178,9 +187,8 @@ class Runner:
         return RunResult(run_id=self.run_id, plan_hash=plan_hash, summary=summary,
                          records=records, interrupted=None)  # fmt: skip
 
-    def _resumable(self, resume: bool) -> dict[str, ExecutionCheckpoint]:
+    def _resumable(self, log: CheckpointLog, resume: bool) -> dict[str, ExecutionCheckpoint]:
         """SUCCESS checkpoints to keep; refuses checkpoints of another plan or a stray run."""
-        log = self.store.read()
         if log.plan_hash is None or not log.checkpoints:
             return {}
         path = getattr(self.store, "path", None)

@@ -9,13 +9,13 @@ import threading
 import time
 from collections.abc import Callable
 
+from averos_ci._model import RunMode
 from averos_ci.execute.attempts import NodeExecutor
 from averos_ci.execute.checkpoints import CheckpointStore
 from averos_ci.execute.contracts import (
     CancelToken,
     CheckpointStatus,
     ExecutionCheckpoint,
-    RunMode,
 )
 from averos_ci.execute.events import EventBus, NodeReady, NodeSkipped, NodeSucceeded
 from averos_ci.execute.graph import NodeGraph

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from averos_ci._model import WireModel
-from averos_ci.execute.contracts import ExecutionFailure, RunMode
+from averos_ci._model import RunMode, WireModel
+from averos_ci.execute.contracts import ExecutionFailure
 
 SUMMARY_FORMAT_VERSION = 1
 

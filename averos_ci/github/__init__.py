@@ -2,9 +2,10 @@
 merge, and the state branch."""
 
 from averos_ci.github.api import API_VERSION, GitHubAPIError, GitHubClient, clip_body
-from averos_ci.github.apply_flow import ApplyRefused, ApplyResult, apply_merge
+from averos_ci.github.apply_flow import ApplyResult, apply_merge
 from averos_ci.github.approve_flow import ApproveOutcome, approve
 from averos_ci.github.context import FlowContext, open_context
+from averos_ci.github.errors import ApplyRefused
 from averos_ci.github.events import EventError, load_event
 from averos_ci.github.flow import COMMANDS, run_github
 from averos_ci.github.plan_flow import PlanOutcome, plan_pull_request

@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,22 +23,19 @@ from averos_ci.github.actions_env import annotate
 from averos_ci.github.approvals import current_approvers
 from averos_ci.github.comment import RESULT_MARKER, find_sticky
 from averos_ci.github.context import FlowContext
+from averos_ci.github.errors import ApplyRefused
 from averos_ci.github.events import PushEvent
 from averos_ci.github.markdown import code, escape
+from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
 from averos_ci.github.settings import CommitWorkspace
 from averos_ci.github.state_branch import GitError, StateBranch
-from averos_ci.github.workspace import changed_files, restore, snapshot
+from averos_ci.github.workspace import changed_files, restore
 from averos_ci.plan import ExecutionPlan, compute_plan
 from averos_ci.state.model import now_iso
 
 CLAIM = "apply.json"
 CHECKPOINTS = "checkpoints.json"
-PARTIAL = "partial-workspace"
 RUNS = "runs"
-
-
-class ApplyRefused(RunFailed):
-    """The merge cannot be applied: unapproved or stale plan, or the state branch is held."""
 
 
 @dataclass(frozen=True)
@@ -53,63 +49,6 @@ class ApplyResult:
 
 
 ApplyFn = Callable[..., Any]
-
-
-class ProjectWriter:
-    """Pushes ``<project>/`` of the state branch; rebases over foreign commits that leave
-    this project alone, and refuses when someone else changed it."""
-
-    def __init__(
-        self, sb: StateBranch, project: str, src: Path, tip: str | None, attempts: int
-    ) -> None:
-        self.sb, self.project, self.src, self.tip, self.attempts = sb, project, src, tip, attempts
-
-    def push(self, message: str) -> None:
-        for _ in range(self.attempts):
-            commit = self.sb.commit(
-                parent=self.tip, subdir=self.project, src=self.src, message=message
-            )
-            if self.sb.push(commit):
-                self.tip = commit
-                return
-            new = self.sb.fetch()
-            if self.sb.subtree(new, self.project) != self.sb.subtree(self.tip, self.project):
-                raise ApplyRefused(
-                    f"the state of project {self.project!r} on "
-                    f"{self.sb.branch!r} was changed by another job during "
-                    "this apply",
-                    hint="check the state branch's history",
-                )
-            self.tip = new
-        raise GitError(f"could not push {self.sb.branch!r} after {self.attempts} attempts")
-
-
-class ProgressPusher:
-    """A RunnerEventListener: after finished nodes (throttled), push checkpoints + workspace."""
-
-    def __init__(self, ctx: FlowContext, writer: ProjectWriter, interval: float) -> None:
-        self.ctx, self.writer, self.interval = ctx, writer, interval
-        self._last = time.monotonic()
-        self.pushed = 0
-
-    def on_event(self, event: Any) -> None:
-        kind = str(getattr(event, "type", ""))
-        if kind not in ("NODE_SUCCEEDED", "NODE_FAILED", "NODE_SKIPPED"):
-            return
-        if getattr(event, "resumed", False) or getattr(event, "will_retry", False):
-            return
-        if time.monotonic() - self._last < self.interval:
-            return
-        self.flush(f"progress: {getattr(event, 'node_id', '')}")
-
-    def flush(self, message: str) -> None:
-        snapshot(
-            changed_files(self.writer.sb.repo, self.ctx.config.workspace_root),
-            self.writer.src / PARTIAL,
-        )
-        self.writer.push(f"averos-ci: {self.ctx.project}: {message}")
-        self._last = time.monotonic()
-        self.pushed += 1
 
 
 def find_merged_pr(ctx: FlowContext, sha: str) -> dict[str, Any] | None:

@@ -50,15 +50,15 @@ def comment_is_approval(comment: dict[str, Any], *, plan_hash: str) -> Refusal |
     return None
 
 
-def latest_reviews(reviews: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-    """Approving reviews by id that are still each user's latest word (approve / request
-    changes / dismissed), as GitHub counts them."""
+def latest_review_states(reviews: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each user's latest state-changing review (approve / request changes / dismissed),
+    which is what GitHub counts."""
     latest: dict[str, dict[str, Any]] = {}
     for r in reviews:
         login = (r.get("user") or {}).get("login")
         if login and r.get("state") in ("APPROVED", "CHANGES_REQUESTED", "DISMISSED"):
             latest[login] = r
-    return {int(r["id"]): r for r in latest.values() if r.get("state") == "APPROVED"}
+    return latest
 
 
 def current_approvers(
@@ -71,24 +71,29 @@ def current_approvers(
     head_sha: str,
     settings: GitHubSettings,
 ) -> list[str]:
-    """Logins whose approval of exactly (plan_hash, head_sha) still holds, re-derived now."""
-    approvers: list[str] = []
+    """Logins whose approval of exactly (plan_hash, head_sha) still holds, re-derived now.
+
+    A user whose latest review requests changes (or whose approving review was dismissed)
+    does not count, whatever they commented before.
+    """
     refs = [a for a in meta.approvals if a.plan_hash == plan_hash and a.head_sha == head_sha]
-    reviews: dict[int, dict[str, Any]] | None = None
+    if not refs:
+        return []
+    latest = latest_review_states(list(client.reviews(pr_number)))
+    approvers: list[str] = []
     for ref in refs:
         if ref.user in approvers:
+            continue
+        word = latest.get(ref.user)
+        if word is not None and word.get("state") != "APPROVED":
             continue
         if ref.kind == "comment":
             ok = _comment_holds(client, ref, pr_number=pr_number, plan_hash=plan_hash)
         else:
-            if reviews is None:
-                reviews = latest_reviews(list(client.reviews(pr_number)))
-            review = reviews.get(ref.id)
             ok = (
-                review is not None
-                and review.get("state") == "APPROVED"
-                and review.get("commit_id") == head_sha
-                and (review.get("user") or {}).get("login") == ref.user
+                word is not None
+                and int(word.get("id", -1)) == ref.id
+                and word.get("commit_id") == head_sha
             )
         if (
             ok
@@ -116,5 +121,5 @@ __all__ = [
     "check_approver",
     "comment_is_approval",
     "current_approvers",
-    "latest_reviews",
+    "latest_review_states",
 ]

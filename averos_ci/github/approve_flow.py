@@ -43,6 +43,8 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         commit_id = None
     else:
         review = event.review
+        if event.action == "dismissed" or review.state.lower() == "changes_requested":
+            return refresh(ctx, event.pull_request.number)
         if event.action != "submitted" or review.state.lower() != "approved" or not review.user:
             print(f"review '{review.state}': not an approval, ignored")
             return ApproveOutcome(False)
@@ -123,4 +125,46 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         )
     print(f"approval by {login} counted for plan {meta.plan_hash}")
     ctx.report.set(approved=bool(approvers), plan_hash=meta.plan_hash, has_changes=True)
+    return ApproveOutcome(bool(approvers), None, tuple(approvers), meta.plan_hash)
+
+
+def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
+    """A review withdrew an approval (changes requested, dismissed): re-derive and re-show."""
+    client, s = ctx.client, ctx.settings
+    pr = client.get_pull(number)
+    head = str((pr.get("head") or {}).get("sha", ""))
+    author = str((pr.get("user") or {}).get("login", ""))
+    sticky = find_sticky(
+        client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
+    )
+    if sticky is None or sticky.meta is None or sticky.meta.head_sha != head:
+        print("no current plan to refresh")
+        return ApproveOutcome(False)
+    meta = sticky.meta
+    approvers = current_approvers(
+        client,
+        pr_number=number,
+        pr_author=author,
+        meta=meta,
+        plan_hash=meta.plan_hash,
+        head_sha=head,
+        settings=s,
+    )
+    client.update_comment(sticky.id, restamp(sticky.body, meta, status_text(meta, approvers)))
+    if meta.has_changes and meta.applicable:
+        state = "success" if approvers else "pending"
+        text = (
+            f"plan {meta.plan_hash[:12]} approved by {', '.join(approvers)}"
+            if approvers
+            else f"plan {meta.plan_hash[:12]} awaits approval"
+        )
+        client.set_status(
+            head,
+            state=state,
+            context=s.status_context,
+            description=text,
+            target_url=ctx.env.run_url,
+        )
+    ctx.report.set(approved=bool(approvers) or not meta.has_changes, plan_hash=meta.plan_hash)
+    print(f"approvals re-derived: {', '.join(approvers) or 'none'}")
     return ApproveOutcome(bool(approvers), None, tuple(approvers), meta.plan_hash)

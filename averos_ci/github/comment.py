@@ -208,6 +208,7 @@ def render_plan_comment(
             "",
             "<details><summary>Plan</summary>",
             "",
+            "",
         ]
     )
     tail = "\n".join(["", "", "</details>", "", how, ""])

@@ -108,7 +108,31 @@ class PushEvent(_Payload):
     repository: Repo
 
 
-Event = PullRequestEvent | IssueCommentEvent | PullRequestReviewEvent | PushEvent
+class Owner(_Payload):
+    login: str
+
+
+class HeadRepo(_Payload):
+    full_name: str
+    owner: Owner
+
+
+class WorkflowRun(_Payload):
+    event: str
+    head_sha: str
+    head_branch: str | None = None
+    head_repository: HeadRepo | None = None
+
+
+class WorkflowRunEvent(_Payload):
+    """``workflow_run`` after the unprivileged plan of a fork PR: the fork-comment pattern."""
+
+    action: str
+    workflow_run: WorkflowRun
+    repository: Repo
+
+
+Event = PullRequestEvent | IssueCommentEvent | PullRequestReviewEvent | PushEvent | WorkflowRunEvent
 
 MODELS: dict[str, type[_Payload]] = {
     "pull_request": PullRequestEvent,
@@ -116,6 +140,7 @@ MODELS: dict[str, type[_Payload]] = {
     "issue_comment": IssueCommentEvent,
     "pull_request_review": PullRequestReviewEvent,
     "push": PushEvent,
+    "workflow_run": WorkflowRunEvent,
 }
 
 
@@ -156,6 +181,11 @@ def load_event(name: str, path: str | Path) -> Event:
             hint=f"this does not look like a {name!r} event payload",
         ) from None
     assert isinstance(
-        event, PullRequestEvent | IssueCommentEvent | PullRequestReviewEvent | PushEvent
+        event,
+        PullRequestEvent
+        | IssueCommentEvent
+        | PullRequestReviewEvent
+        | PushEvent
+        | WorkflowRunEvent,
     )
     return event

@@ -15,12 +15,13 @@ from averos_ci.github.events import (
     PullRequestEvent,
     PullRequestReviewEvent,
     PushEvent,
+    WorkflowRunEvent,
     load_event,
 )
 
 COMMANDS = ("plan", "approve", "apply", "auto")
 _EXPECTED: dict[str, tuple[type[Any], ...]] = {
-    "plan": (PullRequestEvent,),
+    "plan": (PullRequestEvent, WorkflowRunEvent),
     "approve": (IssueCommentEvent, PullRequestReviewEvent),
     "apply": (PushEvent,),
 }
@@ -51,6 +52,10 @@ def run_github(
                 hint="use 'averos-ci github auto' to dispatch on the event",
             )
         if command == "plan":
+            if isinstance(event, WorkflowRunEvent):
+                from averos_ci.github.fork_flow import plan_fork_run
+
+                return plan_fork_run(ctx, event)
             from averos_ci.github.plan_flow import plan_pull_request
 
             assert isinstance(event, PullRequestEvent)

@@ -32,7 +32,10 @@ def plan_markdown(plan: ExecutionPlan, *, max_chars: int) -> str:
     from averos_ci.plan.render import render_markdown
 
     text = render_markdown(plan, max_chars=max_chars, title="Plan")
-    return text if len(text) <= max_chars else fallback_markdown(plan, max_chars=max_chars)
+    balanced = text.count("<details>") == text.count("</details>")
+    if len(text) <= max_chars and balanced:
+        return text
+    return fallback_markdown(plan, max_chars=max_chars)  # never break the comment's layout
 
 
 def fallback_markdown(plan: ExecutionPlan, *, max_chars: int) -> str:

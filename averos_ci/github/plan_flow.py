@@ -4,13 +4,14 @@ per (PR, project), and the ``averos-ci/plan`` commit status on the head."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from averos_ci.github.actions_env import annotate
 from averos_ci.github.api import GitHubAPIError
 from averos_ci.github.approvals import current_approvers
 from averos_ci.github.comment import PlanMeta, find_sticky, render_plan_comment
 from averos_ci.github.context import FlowContext
-from averos_ci.github.events import PullRequestEvent
+from averos_ci.github.events import PullRequest, PullRequestEvent
 from averos_ci.plan import ExecutionPlan, compute_plan
 
 SUMMARY_MAX_CHARS = 900_000
@@ -27,15 +28,25 @@ class PlanOutcome:
 
 
 def plan_pull_request(ctx: FlowContext, event: PullRequestEvent) -> PlanOutcome:
-    pr = event.pull_request
     if event.action not in PLAN_ACTIONS:
         print(f"pull_request '{event.action}': nothing to plan")
         return PlanOutcome(None, None, None, False, False)
+    return plan_for(ctx, event.pull_request, manifest_path=ctx.config.manifest_path)
+
+
+def plan_for(
+    ctx: FlowContext, pr: PullRequest, *, manifest_path: Path, trusted_run: bool = False
+) -> PlanOutcome:
+    """Plan ``manifest_path`` (the PR head's manifest) and publish it on ``pr``.
+
+    ``trusted_run``: a privileged run (``workflow_run``) that read only the manifest of a fork
+    PR as data; it may comment where the fork's own run could not.
+    """
     head = pr.head.sha
     sb = ctx.state_branch()
     tip = sb.fetch()
     state = ctx.load_state(sb, tip)
-    result = compute_plan(manifest_path=ctx.config.manifest_path, state=state)
+    result = compute_plan(manifest_path=manifest_path, state=state)
     for warning in result.warnings:
         annotate("warning", warning)
     plan = result.plan
@@ -64,7 +75,7 @@ def plan_pull_request(ctx: FlowContext, event: PullRequestEvent) -> PlanOutcome:
         f"plan {plan.plan_hash} for {head}: {plan.counts.create} create, "
         f"{plan.counts.update} update, {plan.counts.conflicts} conflict(s)"
     )
-    if pr.is_fork(ctx.env.repository):
+    if pr.is_fork(ctx.env.repository) and not trusted_run:
         annotate(
             "notice",
             "pull request from a fork: the plan is in the job summary only "
@@ -72,7 +83,7 @@ def plan_pull_request(ctx: FlowContext, event: PullRequestEvent) -> PlanOutcome:
         )
         return PlanOutcome(plan, head, None, False, False)
     try:
-        return _publish(ctx, event, plan, meta)
+        return _publish(ctx, pr, plan, meta)
     except GitHubAPIError as exc:
         if exc.status in (401, 403):  # read-only token: the summary and outputs are enough
             annotate("warning", f"cannot comment or set a status (read-only token?): {exc.message}")
@@ -80,10 +91,8 @@ def plan_pull_request(ctx: FlowContext, event: PullRequestEvent) -> PlanOutcome:
         raise
 
 
-def _publish(
-    ctx: FlowContext, event: PullRequestEvent, plan: ExecutionPlan, meta: PlanMeta
-) -> PlanOutcome:
-    pr, s, client = event.pull_request, ctx.settings, ctx.client
+def _publish(ctx: FlowContext, pr: PullRequest, plan: ExecutionPlan, meta: PlanMeta) -> PlanOutcome:
+    s, client = ctx.settings, ctx.client
     sticky = find_sticky(
         client.issue_comments(pr.number), project=ctx.project, bot_login=ctx.bot_login()
     )

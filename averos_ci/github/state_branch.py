@@ -162,6 +162,23 @@ class StateBranch:
         data: bytes = blob.data_stream.read()
         return data
 
+    def read_pull_file(self, number: int, sha: str, path: str) -> bytes | None:
+        """One file of pull request ``number`` at ``sha``, read as data (nothing checked out)."""
+        ref = f"{PRIVATE_REF_PREFIX}pull/{number}"
+        try:
+            self.repo.git.fetch(
+                "--no-tags", "--quiet", self.remote, f"+refs/pull/{number}/head:{ref}"
+            )
+        except git.GitCommandError as exc:
+            raise GitError(f"cannot fetch pull request #{number}: {_stderr(exc)}") from None
+        tip = str(self.repo.git.rev_parse(ref)).strip()
+        if tip != sha:
+            raise GitError(
+                f"pull request #{number} moved on ({tip[:12]}, this run is for {sha[:12]})",
+                hint="the run for the newer head will plan it",
+            )
+        return self.read(tip, path)
+
     # -- writing ---------------------------------------------------------------------------
 
     def commit(self, *, parent: str | None, subdir: str, src: Path, message: str) -> str:
@@ -221,17 +238,23 @@ class StateBranch:
             infos = remote.push(f"{outgoing}:refs/heads/{self.branch}")
         except git.GitCommandError as exc:
             text = _stderr(exc)
-            if "rejected" in text or "fetch first" in text or "non-fast-forward" in text:
+            if "fetch first" in text or "non-fast-forward" in text or _moved(text):
                 return False
             raise GitError(f"cannot push {self.branch!r} to {self.remote!r}: {text}") from None
         if not infos:
             raise GitError(f"push of {self.branch!r} to {self.remote!r} reported nothing")
         bad = git.PushInfo.REJECTED | git.PushInfo.REMOTE_REJECTED | git.PushInfo.ERROR
         for info in infos:
-            if info.flags & bad:
-                if info.flags & git.PushInfo.ERROR and not info.flags & git.PushInfo.REJECTED:
-                    raise GitError(f"push of {self.branch!r} failed: {info.summary.strip()}")
-                return False
+            if not info.flags & bad:
+                continue
+            summary = info.summary.strip()
+            if info.flags & git.PushInfo.REJECTED or _moved(summary):
+                return False  # non-fast-forward, or lost the race for the ref lock
+            raise GitError(
+                f"push of {self.branch!r} to {self.remote!r} was refused: {summary}",
+                hint="a branch protection rule or hook may forbid it; the token needs "
+                "contents: write",
+            )
         self.repo.git.update_ref(self.private_ref, commit)
         return True
 
@@ -246,6 +269,12 @@ class StateBranch:
             for p in (path, path + ".lock"):
                 if os.path.exists(p):
                     os.unlink(p)
+
+
+def _moved(text: str) -> bool:
+    """The remote ref changed under us (another writer won): fetch and decide again."""
+    markers = ("failed to update ref", "cannot lock ref", "incorrect old value", "stale info")
+    return any(m in text for m in markers)
 
 
 def _stderr(exc: git.GitCommandError) -> str:

@@ -32,12 +32,13 @@ def run_plan(tmp_path: Path) -> Callable[..., tuple[RunResult, CollectingListene
         resume: bool = False,
         listeners: Sequence[RunnerEventListener] = (),
         cancel: CancelToken | None = None,
+        adapter: Any = None,
         **options: Any,
     ) -> tuple[RunResult, CollectingListener]:
         events = CollectingListener()
         options.setdefault("backoff_ms", 1)
         runner = Runner(
-            plan=plan, adapter=MockAdapter(adapter_options or {}),
+            plan=plan, adapter=adapter or MockAdapter(adapter_options or {}),
             checkpoints=store or MemoryCheckpointStore(), listeners=[*listeners, events],
             cancel=cancel,
             options=RunnerOptions(workspace_root=tmp_path, logs_dir=tmp_path / "logs", **options),

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from averos_ci.plan.model import Action, ExecutionPlan, Phase, PlanCounts, PlanDiff, PlanNode
 
-Edges = dict[str, Sequence[str]]
+Edges = Mapping[str, Sequence[str]]
 
 
 def build_plan(

@@ -182,3 +182,30 @@ def test_unknown_config_key_warns_and_cli_overrides_file(project: Path) -> None:
     assert r.returncode == 1
     summary = json.loads((project / ".averos/logs/summary.json").read_text())
     assert summary["mode"] == "resilient" and summary["skipped"] > 0
+
+
+def test_plan_with_conflicts_is_refused_before_anything_runs(project: Path) -> None:
+    assert cli(project, "run", "--config=averos.config.json").returncode == 0
+    state_before = (project / ".averos/state.json").read_bytes()
+    events_before = (project / ".averos/logs/events.jsonl").read_bytes()
+    manifest = project / "todoapp.manifest.yaml"
+    manifest.write_text(manifest.read_text().replace("applicationName: ToDoApp",
+                                                     "applicationName: ToDoApp2"))  # fmt: skip
+    r = cli(project, "run", "--config=averos.config.json")
+    assert r.returncode == 2, r.stderr
+    assert "conflict" in r.stderr and "hint:" in r.stderr
+    assert (project / ".averos/state.json").read_bytes() == state_before
+    assert (project / ".averos/logs/events.jsonl").read_bytes() == events_before
+    assert not (project / ".averos/checkpoints.json").exists()
+
+
+def test_dry_run_resume_reads_checkpoints_but_writes_nothing(project: Path) -> None:
+    configure(project, adapterOptions={"failNodes": ["use-case:SearchToDoTask"]})
+    assert cli(project, "run", "--config=averos.config.json").returncode == 1
+    before = {p: p.read_bytes() for p in (project / ".averos").rglob("*") if p.is_file()}
+    configure(project, adapterOptions={})
+    r = cli(project, "run", "--config=averos.config.json", "--dry-run", "--resume", "--verbose")
+    assert r.returncode == 0, r.stderr
+    assert "already done (resumed)" in r.stdout and "ok use-case:SearchToDoTask" in r.stdout
+    after = {p: p.read_bytes() for p in (project / ".averos").rglob("*") if p.is_file()}
+    assert after == before

@@ -59,13 +59,13 @@ def test_event_fields_and_jsonl_round_trip(run_plan: RunFn, tmp_path: Path) -> N
     assert kinds == set(EventType)
     assert all(e.run_id == result.run_id for e in parsed)
     failed = next(e for e in parsed if e.type is EventType.NODE_FAILED)
-    assert failed.node_id == "b" and failed.failure.code == "MOCK_FAILURE"  # type: ignore[union-attr]
-    assert failed.attempt == 1 and failed.duration_ms >= 0  # type: ignore[union-attr]
+    assert failed.node_id == "b" and failed.failure.code == "MOCK_FAILURE"
+    assert failed.attempt == 1 and failed.duration_ms >= 0
     skipped = next(e for e in parsed if e.type is EventType.NODE_SKIPPED)
-    assert skipped.reason == "dependency b failed"  # type: ignore[union-attr]
+    assert skipped.reason == "dependency b failed"
     completed = parsed[-1]
     assert completed.type is EventType.RUNNER_COMPLETED
-    assert completed.summary == result.summary  # type: ignore[union-attr]
+    assert completed.summary == result.summary
     assert '"nodeId":"b"' in lines[0] or '"nodeId"' in "".join(lines)  # camelCase on the wire
 
 

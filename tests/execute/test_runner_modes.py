@@ -13,6 +13,7 @@ from averos_ci.execute import (
     NodeOutcome,
     RunMode,
 )
+from averos_ci.execute.adapters.mock import MockAdapter
 from tests.execute.engine_plans import RunFn, build_plan
 
 # a -> b -> d ; a -> c ; e independent
@@ -70,7 +71,7 @@ def test_retries_count_attempts_and_emit_will_retry(run_plan: RunFn) -> None:
     )
     assert result.records[0].attempts == 3
     failed = [e for e in events.events if e.type is EventType.NODE_FAILED]
-    assert [(e.attempt, e.will_retry) for e in failed] == [(1, True), (2, True)]  # type: ignore[union-attr]
+    assert [(e.attempt, e.will_retry) for e in failed] == [(1, True), (2, True)]
 
 
 def test_skipped_events_carry_reason_and_checkpoints(run_plan: RunFn) -> None:
@@ -82,7 +83,7 @@ def test_skipped_events_carry_reason_and_checkpoints(run_plan: RunFn) -> None:
         adapter_options={"failNodes": ["b"]},
     )
     skipped = [e for e in events.events if e.type is EventType.NODE_SKIPPED]
-    assert [(e.node_id, e.reason) for e in skipped] == [("d", "dependency b failed")]  # type: ignore[union-attr]
+    assert [(e.node_id, e.reason) for e in skipped] == [("d", "dependency b failed")]
     status = {k: v.status for k, v in store.load().items()}
     assert status == {
         "a": CheckpointStatus.SUCCESS,
@@ -95,13 +96,13 @@ def test_skipped_events_carry_reason_and_checkpoints(run_plan: RunFn) -> None:
 
 def test_dependency_order_is_respected_under_concurrency(run_plan: RunFn) -> None:
     chain = {f"n{i}": ([f"n{i - 1}"] if i else []) for i in range(8)}
-    wide = {f"w{i}": [] for i in range(8)}
+    wide: dict[str, list[str]] = {f"w{i}": [] for i in range(8)}
     result, events = run_plan(
         build_plan({**chain, **wide}), concurrency=4, adapter_options={"latencyMs": 5}
     )
     assert result.summary.success
-    finished = [e.node_id for e in events.events if e.type is EventType.NODE_SUCCEEDED]  # type: ignore[union-attr]
-    started = [e.node_id for e in events.events if e.type is EventType.NODE_STARTED]  # type: ignore[union-attr]
+    finished = [e.node_id for e in events.events if e.type is EventType.NODE_SUCCEEDED]
+    started = [e.node_id for e in events.events if e.type is EventType.NODE_STARTED]
     for i in range(1, 8):
         assert finished.index(f"n{i - 1}") < started.index(f"n{i}")
 
@@ -142,3 +143,40 @@ def test_abandoned_node_stays_running_after_grace(run_plan: RunFn) -> None:
     )
     assert result.records[0].outcome is NodeOutcome.CANCELLED
     assert store.load()["slow"].status is CheckpointStatus.RUNNING
+
+
+class SerialMock(MockAdapter):
+    supports_concurrency = False
+
+
+def max_parallel(events: list[Any]) -> int:
+    running, peak = 0, 0
+    for e in events:
+        if e.type is EventType.NODE_STARTED:
+            running += 1
+            peak = max(peak, running)
+        elif e.type in (EventType.NODE_SUCCEEDED, EventType.NODE_FAILED):
+            running -= 1
+    return peak
+
+
+@pytest.mark.parametrize(("adapter_cls", "expected"), [(MockAdapter, 4), (SerialMock, 1)])
+def test_concurrency_is_bounded_and_needs_adapter_consent(
+    run_plan: RunFn, adapter_cls: type[MockAdapter], expected: int
+) -> None:
+    plan = build_plan({f"w{i}": [] for i in range(12)})
+    result, events = run_plan(plan, concurrency=4, adapter=adapter_cls({"latencyMs": 30}))
+    assert result.summary.success
+    assert max_parallel(events.events) == expected
+
+
+def test_adapter_exception_is_a_node_failure(run_plan: RunFn) -> None:
+    class Broken(MockAdapter):
+        def execute(self, node: Any, context: Any, state: Any) -> Any:
+            raise ValueError("adapter bug")
+
+    result, _ = run_plan(build_plan({"a": []}), adapter=Broken({}), max_attempts=2)
+    record = result.records[0]
+    assert record.outcome is NodeOutcome.FAILED and record.attempts == 2
+    assert record.failure is not None and record.failure.code == "ADAPTER_ERROR"
+    assert "adapter bug" in record.failure.message

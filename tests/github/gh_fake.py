@@ -3,6 +3,7 @@ that records every request and answers with the documented shapes.
 
 Endpoints (https://docs.github.com/en/rest, API version 2022-11-28):
   GET  /user                                              -> 403 for an installation token
+  GET  /repos/{o}/{r}/pulls?state=&head=owner:branch  (Link pagination)
   GET  /repos/{o}/{r}/pulls/{n}
   GET  /repos/{o}/{r}/issues/{n}/comments                 (Link pagination, per_page)
   POST /repos/{o}/{r}/issues/{n}/comments                 {"body"} (422 above 65,536)
@@ -224,6 +225,20 @@ class FakeGitHub:
         if not path.startswith(repo + "/"):
             return _json({"message": "Not Found"}, 404)
         rest = path[len(repo) :]
+        if rest == "/pulls" and m == "GET":
+            query = parse_qs(request.query_string.decode())
+            state = query.get("state", ["open"])[0]
+            head = query.get("head", [None])[0]
+            items = [
+                p
+                for p in self.pulls.values()
+                if (state == "all" or p["state"] == state)
+                and (
+                    head is None
+                    or f"{p['head']['repo']['full_name'].split('/')[0]}:{p['head']['ref']}" == head
+                )
+            ]
+            return self._page(request, items)
         if match := re.fullmatch(r"/pulls/(\d+)", rest):
             pr = self.pulls.get(int(match[1]))
             return _json(pr) if pr and m == "GET" else _json({"message": "Not Found"}, 404)

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from averos_ci.github.actions_env import ActionsEnv, StepReport
-from averos_ci.github.apply_flow import ApplyRefused, ProjectWriter
+from averos_ci.github.errors import ApplyRefused
+from averos_ci.github.progress import ProjectWriter
 from averos_ci.github.state_branch import StateBranch, token_auth_env
 from tests.github.gh_world import git
 

@@ -20,7 +20,7 @@ def angular_cache_dir() -> Path:
 def angular_template(angular_cache_dir: Path) -> Path:
     reason = node_missing_reason()
     if reason is not None:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
             pytest.fail(f"CI is set and the Angular tests cannot run: {reason}")
         pytest.skip(f"Angular tests need Node.js: {reason}")
     old = os.environ.get("AVEROS_CI_CACHE_DIR")

@@ -111,9 +111,15 @@ def _succeeded(project: Path) -> int:
     return events.read_text().count('"NODE_SUCCEEDED"') if events.exists() else 0
 
 
-@pytest.mark.parametrize("kill_after", [1, 9, 20])
+@pytest.mark.parametrize(
+    ("kill_after", "delay"), [(1, 0.0), (6, 0.01), (12, 0.0), (16, 0.05), (20, 0.02), (27, 0.0)]
+)
 def test_sigkill_then_resume_gives_the_same_workspace(
-    applied_v1: tuple[Path, dict[str, str]], angular_env: Path, tmp_path: Path, kill_after: int
+    applied_v1: tuple[Path, dict[str, str]],
+    angular_env: Path,
+    tmp_path: Path,
+    kill_after: int,
+    delay: float,
 ) -> None:
     project = make_project(tmp_path / "project")
     config = str(project / "averos.config.json")
@@ -124,6 +130,7 @@ def test_sigkill_then_resume_gives_the_same_workspace(
     while _succeeded(project) < kill_after and proc.poll() is None:
         assert time.monotonic() < deadline, "the run made no progress"
         time.sleep(0.002)
+    time.sleep(delay)  # land inside the next node, at different points of its writes
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert proc.returncode == -signal.SIGKILL, "the run finished before it could be killed"

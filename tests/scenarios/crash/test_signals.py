@@ -50,3 +50,33 @@ def test_signal_persists_progress_and_exits_130(tmp_path: Path, sig: signal.Sign
     resumed = subprocess.run([*command, "--resume"], cwd=project, env=env, capture_output=True,
                              text=True, timeout=120)  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr
+
+
+def test_second_signal_aborts_the_running_node(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(EXAMPLE, project)
+    config_path = project / "averos.config.json"
+    config = json.loads(config_path.read_text())
+    config["adapterOptions"] = {"latencyMs": 600_000}  # only an abort ends this node
+    config_path.write_text(json.dumps(config))
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    command = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"]
+    proc = subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    checkpoints = project / ".averos/checkpoints.json"
+    deadline = time.monotonic() + 60
+    while b'"RUNNING"' not in (checkpoints.read_bytes() if checkpoints.exists() else b""):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=30)  # well before the 10 s grace period would end
+    assert proc.returncode == 130, stderr
+    log = FileCheckpointStore(checkpoints).read()
+    assert [cp.status for cp in log.checkpoints.values()] == [CheckpointStatus.RUNNING]
+    config["adapterOptions"] = {}
+    config_path.write_text(json.dumps(config))
+    resumed = subprocess.run([*command, "--resume"], cwd=project, env=env, capture_output=True,
+                             text=True, timeout=120)  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr

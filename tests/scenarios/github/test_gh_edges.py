@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from averos_ci.cli import run_cli
+from averos_ci.execute.adapters.mock import MockAdapter
+from averos_ci.execute.contracts import ExecutionFailure, ExecutionResult
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import World, git, make_world, manifest_variant
 
@@ -150,7 +152,70 @@ def test_no_change_plan_is_success_and_nothing_to_apply(world: World, fake: Fake
     assert r.code == 0 and "nothing to apply" in r.stdout and world.state_tip() == tip
 
 
-def test_workspace_is_committed_to_a_branch(
+class WritingAdapter(MockAdapter):
+    """The mock adapter, plus one generated file per node; fails ``fail_at`` once."""
+
+    def __init__(self, fail_at: str | None = None) -> None:
+        super().__init__({})
+        self.fail_at = fail_at
+
+    def execute(self, node: Any, context: Any, state: Any) -> Any:
+        if node.id == self.fail_at:
+            return ExecutionResult(
+                success=False,
+                duration_ms=0,
+                failure=ExecutionFailure(code="MOCK_FAILURE", message="simulated"),
+            )
+        out = context.workspace_root / "gen" / (node.id.replace(":", "_") + ".txt")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(node.id + "\n", encoding="utf-8")
+        return super().execute(node, context, state)
+
+
+def run_in_process(
+    world: World, monkeypatch: pytest.MonkeyPatch, sha: str, adapter: WritingAdapter
+) -> tuple[Any, Path]:
+    from averos_ci.errors import AverosCIError
+    from averos_ci.execute import apply as engine_apply
+    from averos_ci.github import run_github
+
+    checkout = world.checkout(sha)
+    env = world.job_env("push", world.push_event(sha), checkout, sha)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(checkout)
+
+    def apply_with(config: Any, **kwargs: Any) -> Any:
+        return engine_apply(config, adapter=adapter, **kwargs)
+
+    try:
+        return run_github("apply", apply_fn=apply_with), checkout
+    except AverosCIError as exc:
+        return exc, checkout
+
+
+@pytest.mark.parametrize("mode, branch", [("branch", "averos-workspace"), ("same-branch", "main")])
+def test_workspace_is_committed_back(
+    tmp_path: Path, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch, mode: str, branch: str
+) -> None:
+    fake.roles.update(alice="write", bob="write")
+    world = make_world(tmp_path, fake, github_settings={"commitWorkspace": mode})
+    head = open_pr(world)
+    plan(world, 1, head)
+    approve_by(world, 1, head)
+    merge = world.merge("feat1")
+    fake.merge(1, merge)
+    result, checkout = run_in_process(world, monkeypatch, merge, WritingAdapter())
+    assert result.success and result.applied, str(result)
+    listing = git(world.origin, "ls-tree", "-r", "--name-only", branch).splitlines()
+    assert "workspace/gen/application_ToDoApp.txt" in listing
+    assert git(world.origin, "rev-parse", f"{branch}^") == merge
+    assert "[skip ci]" in git(world.origin, "log", "-1", "--format=%s", branch)
+    assert json.loads(world.state_files()["default/state.json"])["serial"] == 1
+    assert git(checkout, "rev-parse", "HEAD") == merge  # the checkout itself is not moved
+
+
+def test_partial_workspace_is_restored_when_resuming(
     tmp_path: Path, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake.roles.update(alice="write", bob="write")
@@ -160,28 +225,23 @@ def test_workspace_is_committed_to_a_branch(
     approve_by(world, 1, head)
     merge = world.merge("feat1")
     fake.merge(1, merge)
-    checkout = world.checkout(merge)
-    env = world.job_env("push", world.push_event(merge), checkout, merge)
-    for key, value in env.items():
-        monkeypatch.setenv(key, value)
-    monkeypatch.chdir(checkout)
+    failed, _ = run_in_process(world, monkeypatch, merge, WritingAdapter(fail_at="entity:ToDoTask"))
+    assert getattr(failed, "exit_code", None) == 1
+    files = world.state_files()
+    assert "default/apply.json" in files
+    saved = [p for p in files if p.startswith("default/partial-workspace/files/")]
+    assert "default/partial-workspace/files/workspace/gen/application_ToDoApp.txt" in saved
 
-    from averos_ci.execute import apply as engine_apply
-    from averos_ci.github import run_github
-
-    def generating_apply(config: Any, **kwargs: Any) -> Any:
-        out = config.workspace_root / "src" / "app.ts"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text("export const generated = true;\n", encoding="utf-8")
-        return engine_apply(config, **kwargs)
-
-    result = run_github("apply", apply_fn=generating_apply)
-    assert result.success and result.applied
+    result, checkout = run_in_process(world, monkeypatch, merge, WritingAdapter())
+    assert result.success and result.resumed
+    # the first job's files came back from the state branch; the node was not redone
+    assert (checkout / "workspace" / "gen" / "application_ToDoApp.txt").is_file()
     listing = git(world.origin, "ls-tree", "-r", "--name-only", "averos-workspace")
-    assert "workspace/src/app.ts" in listing.splitlines()
-    assert git(world.origin, "rev-parse", "averos-workspace^") == merge
-    assert json.loads(world.state_files()["default/state.json"])["serial"] == 1
-    assert git(checkout, "status", "--porcelain").strip() == "?? workspace/"  # tree untouched
+    assert "workspace/gen/application_ToDoApp.txt" in listing.splitlines()
+    files = world.state_files()
+    assert not any(p.startswith("default/partial-workspace/") for p in files)
+    run = json.loads(next(v for p, v in files.items() if p.startswith("default/runs/")))
+    assert run["resumed"] is True and run["resumedNodes"] >= 1
 
 
 def test_plan_approved_against_an_older_state_is_refused(world: World, fake: FakeGitHub) -> None:
@@ -204,3 +264,52 @@ def test_plan_approved_against_an_older_state_is_refused(world: World, fake: Fak
     assert r.code == 1 and "is not the plan of this merge" in r.stderr, r.stderr
     assert world.state_tip() == tip
     assert any("Not applied" in c["body"] for c in fake.bot_comments(2))
+
+
+def test_fork_plan_is_commented_by_the_privileged_workflow_run(
+    world: World, fake: FakeGitHub
+) -> None:
+    head = open_pr(world, fork=True)
+    git(world.dev, "push", "-q", "origin", f"{head}:refs/pull/1/head")  # as GitHub keeps it
+    r = world.run("pull_request", world.pr_event("opened", 1), head)
+    assert r.code == 0 and not fake.bot_comments(1)
+    fork_hash = r.outputs["plan-hash"]
+    # the privileged run: the default branch is checked out, the fork's tree never is
+    main = git(world.dev, "rev-parse", "origin/main")
+    payload = {
+        "action": "completed",
+        "workflow_run": {
+            "event": "pull_request",
+            "head_sha": head,
+            "head_branch": "feat1",
+            "head_repository": {"full_name": "someone/fork", "owner": {"login": "someone"}},
+        },
+        "repository": world.push_event(main)["repository"],
+    }
+    checkout = world.checkout(main)
+    r = world.run("workflow_run", payload, main, command="plan", checkout=checkout)
+    assert r.code == 0, r.stderr
+    comments = fake.bot_comments(1)
+    assert len(comments) == 1 and f"`{fork_hash}`" in comments[0]["body"]
+    assert fake.latest_status(head)["state"] == "pending"  # type: ignore[index]
+    assert git(checkout, "rev-parse", "HEAD") == main
+    assert git(checkout, "status", "--porcelain") == ""
+    # a run for an outdated head plans nothing
+    payload["workflow_run"]["head_sha"] = "c" * 40  # type: ignore[index]
+    r = world.run("workflow_run", payload, main, command="plan")
+    assert r.code == 0 and "nothing to plan" in r.stdout
+
+
+def test_changes_requested_withdraws_an_approval(world: World, fake: FakeGitHub) -> None:
+    head = open_pr(world)
+    plan(world, 1, head)
+    approve_by(world, 1, head)
+    assert fake.latest_status(head)["state"] == "success"  # type: ignore[index]
+    review = fake.add_review(1, user="bob", state="CHANGES_REQUESTED", commit_id=head)
+    r = world.run("pull_request_review", world.review_event(1, review), head)
+    assert r.code == 0 and r.outputs["approved"] == "false", r.stderr
+    assert fake.latest_status(head)["state"] == "pending"  # type: ignore[index]
+    merge = world.merge("feat1")
+    fake.merge(1, merge)
+    r = world.run("push", world.push_event(merge), merge)
+    assert r.code == 1 and world.state_tip() is None

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from averos_ci.execute.contracts import ExecutionFailure
+
+from . import children
 
 EXCERPT_CHARS = 4000
 
@@ -72,34 +76,40 @@ def run(
     env: Mapping[str, str],
     timeout: float,
     log: Path | None = None,
+    track: tuple[Path, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``cmd``; append its output to ``log``; raise :class:`CommandFailed` on failure."""
+    """Run ``cmd``; append its output to ``log``; raise :class:`CommandFailed` on failure.
+
+    ``track=(workspace, marker)`` runs it in its own process group recorded in the
+    workspace, so that a run resumed after a SIGKILL can end it (see ``children``).
+    """
+    proc = subprocess.Popen(
+        list(cmd),
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    if track is not None:
+        children.record(track[0], proc.pid, track[1])
     try:
-        proc = subprocess.run(
-            list(cmd),
-            cwd=cwd,
-            env=dict(env),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as exc:
-        out = _text(exc.stdout)
-        err = _text(exc.stderr)
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
         append_log(log, cmd, out, err, None)
         raise CommandFailed(cmd, None, out, err) from None
-    append_log(log, cmd, proc.stdout, proc.stderr, proc.returncode)
+    finally:
+        if track is not None:
+            children.forget(track[0])
+    append_log(log, cmd, out, err, proc.returncode)
     if proc.returncode != 0:
-        raise CommandFailed(cmd, proc.returncode, proc.stdout, proc.stderr)
-    return proc
-
-
-def _text(value: str | bytes | None) -> str:
-    if value is None:
-        return ""
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+        raise CommandFailed(cmd, proc.returncode, out, err)
+    return subprocess.CompletedProcess(list(cmd), proc.returncode, out, err)
 
 
 def append_log(

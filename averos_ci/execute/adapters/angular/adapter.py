@@ -19,9 +19,10 @@ from averos_ci.execute.contracts import (
 )
 from averos_ci.plan.model import PlanNode
 
+from . import children
 from . import journal as journal_mod
 from ._proc import tool_env
-from .bootstrap import BootstrapSpec, create_workspace
+from .bootstrap import BootstrapSpec, create_workspace, install_dependencies
 from .cache import cache_root, cached_template, ensure_template, find_matching_template
 from .driver import Driver
 from .mapping import OPERATIONS, Bootstrap, BuiltinEdit, Schematic
@@ -55,6 +56,18 @@ class AngularSchematicsAdapter:
                     hint=f"run `npm ci` in {root}",
                 )
             return
+        if (root / "angular.json").is_file():  # e.g. checked out from git: no node_modules
+            if not self.options.install_dependencies:
+                raise ToolchainError(
+                    f"{root} is an Angular workspace without its node_modules "
+                    f"({self.options.collection} is not installed)",
+                    hint=f"run `npm ci` in {root}, or set adapterOptions.installDependencies",
+                )
+            if not context.dry_run:
+                check_registry(
+                    self._toolchain, cache_dir=self.cache_root, registry=self.options.registry
+                )
+            return
         if root.is_dir() and any(not p.name.startswith(".") for p in root.iterdir()):
             raise InputError(
                 f"workspaceRoot {root} is not empty and is not an Angular workspace with "
@@ -63,6 +76,8 @@ class AngularSchematicsAdapter:
                 hint="point workspaceRoot at an empty or missing directory, or at a "
                 "workspace created by this adapter",
             )
+        if context.dry_run:  # nothing is installed; the dry run uses a cached template if any
+            return
         if self.options.template_cache and find_matching_template(self.cache_root, self.options):
             return
         check_registry(self._toolchain, cache_dir=self.cache_root, registry=self.options.registry)
@@ -70,6 +85,11 @@ class AngularSchematicsAdapter:
     def open(self, context: ExecutionContext) -> None:
         if context.dry_run:
             return
+        root = context.workspace_root
+        if (root / "angular.json").is_file() and not is_bootstrapped(root, self.options.collection):
+            install_dependencies(root, self.toolchain(), self.cache_root, self.options, context)
+        if children.reap(context.workspace_root):
+            _log(context, "ended a schematics process left running by an interrupted run")
         restored = journal_mod.rollback(context.workspace_root)
         if restored:
             _log(context, "rolled back the interrupted node's writes: " + ", ".join(restored))
@@ -196,6 +216,7 @@ class AngularSchematicsAdapter:
                 root=root,
                 env=tool_env(self.cache_root, registry=self.options.registry),
                 stderr_log=context.logs_dir / "angular-driver.stderr.log",
+                track=not context.dry_run,
             )
         return self._driver
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from averos_ci.errors import ToolchainError
+from averos_ci.execute.contracts import ExecutionContext
 
 from ._proc import CommandFailed, run, tool_env
 from .options import AngularOptions
@@ -144,4 +145,30 @@ def create_workspace(
             hint="check the command output above; npm needs the registry and the Angular "
             f"CLI {spec.angular_cli_version} must support Node "
             f"{'.'.join(map(str, tc.node_version))}",
+        ) from None
+
+
+def install_dependencies(
+    root: Path,
+    toolchain: Toolchain,
+    cache_root: Path,
+    options: AngularOptions,
+    context: ExecutionContext,
+) -> None:
+    """`npm ci` (or `npm install` without a lock file) in an existing workspace, e.g. one a
+    previous CI job generated and committed without its node_modules."""
+    lock = (root / "package-lock.json").is_file()
+    cmd = [toolchain.npm, "ci" if lock else "install"]
+    try:
+        run(
+            cmd,
+            cwd=root,
+            env=tool_env(cache_root, registry=options.registry),
+            timeout=options.install_timeout_s,
+            log=context.log_file,
+        )
+    except CommandFailed as exc:
+        raise ToolchainError(
+            f"installing the dependencies of {root} failed\n{exc}",
+            hint=f"run `{' '.join(cmd[1:])}` in {root} by hand to see the problem",
         ) from None

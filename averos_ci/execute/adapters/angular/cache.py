@@ -3,7 +3,7 @@ node_modules included) per set of versions, copied into place in seconds.
 
 Warm it before tests or CI runs::
 
-    python -m averos_ci.execute.adapters.angular.cache warm
+    python -m averos_ci.execute.adapters.angular warm
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def ensure_template(root: Path, spec: BootstrapSpec, *, log: Path | None = None)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m averos_ci.execute.adapters.angular.cache")
+    parser = argparse.ArgumentParser(prog="python -m averos_ci.execute.adapters.angular")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("warm", "path"):
         cmd = sub.add_parser(name)

@@ -14,6 +14,8 @@
  *   reply   -> {"type":"result","id":1,"ok":true,"changes":[{"kind":"create","path":"src/..."}],
  *               "log":["..."],"durationMs":12}
  *              or {"type":"result","id":1,"ok":false,"error":"...","log":[...],"changes":[...]}
+ *   read    <- {"op":"read","id":2,"path":"src/app/model/x.ts","dryRun":false}
+ *   reply   -> {"type":"read","id":2,"content":"..." or null}
  * The tree of a request is committed to disk before its reply is written. With a journal
  * directory, the original bytes of every file are saved there before it is first changed
  * (undo log, rolled back by the Python side if the process dies mid-commit).
@@ -104,6 +106,7 @@ function journalingHost(scoped, state) {
 
 const journalState = { dir: null, seen: new Set(), seq: 0 };
 const workflows = new Map();
+const hosts = new Map(); // the workflows' hosts: the dry-run one holds an in-memory layer
 
 function getWorkflow(dryRun) {
   if (workflows.has(dryRun)) return workflows.get(dryRun);
@@ -135,7 +138,24 @@ function getWorkflow(dryRun) {
   workflow.registry.addSmartDefaultProvider('projectName', () => readWorkspace().project);
   workflow.registry.addSmartDefaultProvider('workingDirectory', () => undefined);
   workflows.set(dryRun, workflow);
+  hosts.set(dryRun, host);
   return workflow;
+}
+
+// Read a file as the schematics would see it (through the dry run's in-memory layer).
+async function readFile(request) {
+  const { core } = devkit;
+  getWorkflow(Boolean(request.dryRun));
+  const host = hosts.get(Boolean(request.dryRun));
+  const p = core.normalize('/' + String(request.path).replace(/^\/+/, ''));
+  try {
+    const isFile = await host.isFile(p).toPromise();
+    if (!isFile) return { type: 'read', id: request.id, content: null };
+    const buffer = await host.read(p).toPromise();
+    return { type: 'read', id: request.id, content: Buffer.from(buffer).toString('utf8') };
+  } catch (err) {
+    return { type: 'read', id: request.id, content: null };
+  }
 }
 
 // The reporter runs before the commit: the disk still holds the old bytes.
@@ -219,7 +239,13 @@ rl.on('line', (line) => {
       return;
     }
     if (request.op === 'exit') process.exit(0);
+    if (request.op === 'read') {
+      protocolWrite(await readFile(request));
+      return;
+    }
     protocolWrite(await run(request));
   });
 });
-rl.on('close', () => chain.then(() => process.exit(0)));
+// stdin closes when averos-ci exits or is killed: stop at once rather than keep writing
+// into a workspace that a resumed run is about to roll back.
+rl.on('close', () => process.exit(0));

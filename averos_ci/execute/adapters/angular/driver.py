@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from . import children
+
 DRIVER_JS = Path(__file__).with_name("driver.js")
 START_TIMEOUT_S = 120.0
 
@@ -31,9 +33,16 @@ class Reply:
 
 class Driver:
     def __init__(
-        self, *, node: str, root: Path, env: Mapping[str, str], stderr_log: Path | None
+        self,
+        *,
+        node: str,
+        root: Path,
+        env: Mapping[str, str],
+        stderr_log: Path | None,
+        track: bool = True,
     ) -> None:
         self.root = root
+        self._track = track  # record the process so that a resumed run can end an orphan
         self._stderr: IO[bytes] | int = subprocess.DEVNULL
         if stderr_log is not None:
             stderr_log.parent.mkdir(parents=True, exist_ok=True)
@@ -48,7 +57,10 @@ class Driver:
             text=True,
             encoding="utf-8",
             bufsize=1,
+            start_new_session=True,
         )
+        if track:
+            children.record(root, self._proc.pid, DRIVER_JS.name)
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -103,12 +115,7 @@ class Driver:
             "dryRun": dry_run,
             "journal": str(journal) if journal is not None else None,
         }
-        assert self._proc.stdin is not None
-        try:
-            self._proc.stdin.write(json.dumps(request) + "\n")
-            self._proc.stdin.flush()
-        except OSError as exc:
-            raise DriverError(f"the schematics driver is gone: {exc}") from None
+        self._send(request)
         while True:
             message = self._receive(timeout)
             if message.get("type") == "result" and message.get("id") == self._next_id:
@@ -121,6 +128,25 @@ class Driver:
             duration_ms=int(message.get("durationMs", 0)),
             raw=message,
         )
+
+    def read(self, relative: str, *, dry_run: bool, timeout: float = 60.0) -> str | None:
+        """A file as the schematics see it (a dry run's earlier nodes included)."""
+        self._next_id += 1
+        request = {"op": "read", "id": self._next_id, "path": relative, "dryRun": dry_run}
+        self._send(request)
+        while True:
+            message = self._receive(timeout)
+            if message.get("type") == "read" and message.get("id") == self._next_id:
+                content = message.get("content")
+                return content if isinstance(content, str) else None
+
+    def _send(self, request: dict[str, Any]) -> None:
+        assert self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(json.dumps(request) + "\n")
+            self._proc.stdin.flush()
+        except OSError as exc:
+            raise DriverError(f"the schematics driver is gone: {exc}") from None
 
     @property
     def alive(self) -> bool:
@@ -140,5 +166,18 @@ class Driver:
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self.kill()
+        if self._track:
+            children.forget(self.root)
         if not isinstance(self._stderr, int):
             self._stderr.close()
+
+
+class DriverFiles:
+    """:class:`~.files.Files` read through the driver."""
+
+    def __init__(self, driver: Driver, *, dry_run: bool) -> None:
+        self.driver = driver
+        self.dry_run = dry_run
+
+    def read(self, relative: str) -> str | None:
+        return self.driver.read(relative, dry_run=self.dry_run)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from averos_ci.execute.contracts import ExecutionContext, ExecutionFailure, RuntimeMutation
@@ -12,7 +13,8 @@ from averos_ci.plan.model import Action, PlanNode
 
 from . import journal as journal_mod
 from ._proc import CommandFailed, excerpt, tool_env
-from .driver import DriverError
+from .driver import DriverError, DriverFiles
+from .files import DiskFiles, Files
 from .mapping import Schematic
 from .options import Runner
 from .percall import run_ng_generate
@@ -52,7 +54,14 @@ def run_schematic(
         return ExecutionFailure(code="SCHEMATIC_FAILED", message=message)
     options = op.options(args)
     _log(context, f"$ {opts.collection}:{op.schematic} {json.dumps(options, sort_keys=True)}")
-    present = op.present is not None and op.present(root, args)
+    try:
+        files = _files(adapter, context, root)
+        present = op.present is not None and op.present(files, args)
+    except DriverError as exc:
+        adapter.kill_driver()
+        return ExecutionFailure(
+            code="ADAPTER_ERROR", message=f"schematics driver: {exc}", retryable=True
+        )
     if present and node.action is Action.UPDATE and op.post_edit is None:
         return ExecutionFailure(
             code="UNSUPPORTED",
@@ -72,10 +81,9 @@ def run_schematic(
             return outcome
         mutation = outcome
     if op.post_edit is not None:
-        files = op.post_edit(context.workspace_root, args)
         extra = write_files(
             context.workspace_root,
-            files,
+            op.post_edit(context.workspace_root, args),
             dry_run=context.dry_run,
             journal=journal_mod.Journal(context.workspace_root),
         )
@@ -105,16 +113,19 @@ def unsafe_names(args: Mapping[str, object]) -> list[str]:
     return bad
 
 
+def _files(adapter: AngularSchematicsAdapter, context: ExecutionContext, root: Path) -> Files:
+    if context.dry_run and adapter.options.runner is Runner.BATCHED:
+        return DriverFiles(adapter.driver(context, root), dry_run=True)
+    return DiskFiles(root)
+
+
 def _batched(
     adapter: AngularSchematicsAdapter,
     context: ExecutionContext,
     schematic: str,
     options: dict[str, object],
-    root: object,
+    root: Path,
 ) -> RuntimeMutation | ExecutionFailure:
-    from pathlib import Path
-
-    assert isinstance(root, Path)
     journal = None if context.dry_run else journal_mod.journal_dir(root)
     try:
         reply = adapter.driver(context, root).run(
@@ -150,11 +161,8 @@ def _per_process(
     context: ExecutionContext,
     schematic: str,
     options: dict[str, object],
-    root: object,
+    root: Path,
 ) -> RuntimeMutation | ExecutionFailure:
-    from pathlib import Path
-
-    assert isinstance(root, Path)
     try:
         return run_ng_generate(
             npx=adapter.toolchain().npx,

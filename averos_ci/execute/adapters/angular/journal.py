@@ -13,11 +13,15 @@ Protection is against process death, not power loss (no fsync on the hot path).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
+from averos_ci._fs import atomic_write_text
+
 JOURNAL_DIR = Path(".averos-ci") / "journal"
 SNAPSHOT = "snapshot.list"
+FINISHED = "journal.done-"
 
 
 def journal_dir(root: Path) -> Path:
@@ -52,13 +56,17 @@ class Journal:
     def snapshot(self, files: dict[str, str]) -> None:
         """Journal every file (the writer is opaque): rollback also deletes files it adds."""
         self.dir.mkdir(parents=True, exist_ok=True)
-        (self.dir / SNAPSHOT).write_text(json.dumps(sorted(files)), encoding="utf-8")
+        atomic_write_text(self.dir / SNAPSHOT, json.dumps(sorted(files)))
         for relative in sorted(files):
             self.save(relative)
 
 
 def rollback(root: Path) -> list[str]:
-    """Undo an interrupted node; returns the restored paths (empty if nothing to do)."""
+    """Undo an interrupted node; returns the restored paths (empty if nothing to do).
+
+    Safe to interrupt and repeat: the journal is only dropped once everything is restored.
+    """
+    _drop_finished(root)
     directory = journal_dir(root)
     if not directory.is_dir():
         return []
@@ -67,7 +75,10 @@ def rollback(root: Path) -> list[str]:
     entries.sort(key=lambda p: (p.name[0] == "p", p.name), reverse=True)
     restored: list[str] = []
     for entry in entries:
-        record = json.loads(entry.read_text(encoding="utf-8"))
+        try:
+            record = json.loads(entry.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # torn entry: written last, so its file was not touched yet
         relative = str(record["path"])
         if ".." in Path(relative).parts or Path(relative).is_absolute():
             continue
@@ -78,6 +89,9 @@ def rollback(root: Path) -> list[str]:
             shutil.copy2(backup, target)
         elif not record["existed"] and target.is_file():
             target.unlink()
+        for stray in target.parent.glob(f".{target.name}.*.tmp"):  # atomic_write leftovers
+            stray.unlink()
+        if target.parent.is_dir():
             _prune_empty_dirs(target.parent, root)
         restored.append(relative)
     listing = directory / SNAPSHOT
@@ -94,9 +108,20 @@ def rollback(root: Path) -> list[str]:
 
 
 def clear(root: Path) -> None:
+    """Drop the journal of a finished node: one rename, so a kill never leaves half of it."""
     directory = journal_dir(root)
-    shutil.rmtree(directory, ignore_errors=True)
-    _prune_empty_dirs(directory.parent, root)
+    if directory.is_dir():
+        directory.rename(directory.with_name(f"{FINISHED}{os.getpid()}"))
+    _drop_finished(root)
+
+
+def _drop_finished(root: Path) -> None:
+    parent = journal_dir(root).parent
+    if not parent.is_dir():
+        return
+    for finished in parent.glob(f"{FINISHED}*"):
+        shutil.rmtree(finished, ignore_errors=True)
+    _prune_empty_dirs(parent, root)
 
 
 def _prune_empty_dirs(directory: Path, root: Path) -> None:

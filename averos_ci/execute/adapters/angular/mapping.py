@@ -16,34 +16,43 @@ from pathlib import Path
 from typing import Any
 
 from . import edits
+from .files import DiskFiles, Files, exists
 from .strings import camelize, dasherize
 
 Args = Mapping[str, Any]
 Options = dict[str, Any]
 
 
-def app_dir(root: Path) -> Path:
-    """``<sourceRoot>/app`` of the default project (what the schematics' buildDefaultPath uses)."""
+def source_root(files: Files) -> str:
+    """``sourceRoot`` of the default project (what the schematics' buildDefaultPath uses)."""
     try:
-        workspace = json.loads((root / "angular.json").read_text(encoding="utf-8"))
+        workspace = json.loads(files.read("angular.json") or "{}")
         projects = workspace.get("projects") or {}
         name = workspace.get("defaultProject") or next(iter(projects))
-        source_root = projects[name].get("sourceRoot") or "src"
-    except (OSError, ValueError, StopIteration, KeyError, AttributeError):
-        source_root = "src"
-    return root / source_root / "app"
+        return str(projects[name].get("sourceRoot") or "src")
+    except (ValueError, StopIteration, KeyError, AttributeError):
+        return "src"
 
 
-def _entity_file(root: Path, entity: str) -> Path:
-    return app_dir(root) / "model" / f"{dasherize(entity)}.ts"
+def app_dir(root: Path) -> Path:
+    return root / source_root(DiskFiles(root)) / "app"
 
 
-def declares(root: Path, entity: str, member: str) -> bool:
-    path = _entity_file(root, entity)
-    if not path.is_file():
+def _app(files: Files) -> str:
+    return f"{source_root(files)}/app"
+
+
+def _entity_file(files: Files, entity: str) -> str:
+    return f"{_app(files)}/model/{dasherize(entity)}.ts"
+
+
+def declares(files: Files, entity: str, member: str) -> bool:
+    text = files.read(_entity_file(files, entity))
+    if text is None:
         return False
-    pattern = rf"^\s*{re.escape(member)}\s*[!?]?\s*:"
-    return re.search(pattern, path.read_text(encoding="utf-8"), re.MULTILINE) is not None
+    # decorated members sit on the decorator's line: `@OneToMany(...) toDoTasks!: ToDoTask[];`
+    pattern = rf"(?:^|[\s)]){re.escape(member)}\s*[!?]?\s*:"
+    return re.search(pattern, text, re.MULTILINE) is not None
 
 
 def composite_member_name(args: Args) -> str:
@@ -52,9 +61,14 @@ def composite_member_name(args: Args) -> str:
     return base if args.get("fieldRelationType") in ("OneToOne", "ManyToOne") else base + "s"
 
 
-def _component(root: Path, folder: str, name: str) -> bool:
+def _component(files: Files, folder: str, name: str) -> bool:
     d = dasherize(name)
-    return (app_dir(root) / "view" / folder / d / f"{d}.component.ts").is_file()
+    return exists(files, f"{_app(files)}/view/{folder}/{d}/{d}.component.ts")
+
+
+def _page(files: Files, name: str) -> bool:
+    d = dasherize(name)
+    return exists(files, f"{_app(files)}/view/{d}/{d}.component.ts")
 
 
 def _drop_none(values: Mapping[str, Any]) -> Options:
@@ -65,7 +79,7 @@ def _drop_none(values: Mapping[str, Any]) -> Options:
 class Schematic:
     schematic: str
     options: Callable[[Args], Options]
-    present: Callable[[Path, Args], bool] | None = None  # None: the schematic is idempotent
+    present: Callable[[Files, Args], bool] | None = None  # None: the schematic is idempotent
     post_edit: edits.Edit | None = None
     check: Callable[[Args], str | None] | None = None  # a reason the collection cannot do it
 
@@ -107,19 +121,17 @@ OPERATIONS: dict[str, Operation] = {
     "averos-entity": Schematic(
         "averos-entity",
         lambda a: _drop_none({"name": a["name"], "sname": a.get("sname")}),
-        present=lambda root, a: _entity_file(root, str(a["name"])).is_file(),
+        present=lambda f, a: exists(f, _entity_file(f, str(a["name"]))),
     ),
     "averos-service": Schematic(
         "averos-service",
         lambda a: _drop_none({"name": a["name"], "ename": a.get("ename")}),
-        present=lambda root, a: (
-            app_dir(root) / "service" / f"{dasherize(str(a['name']))}.service.ts"
-        ).is_file(),
+        present=lambda f, a: exists(f, f"{_app(f)}/service/{dasherize(str(a['name']))}.service.ts"),
     ),
     "add-simple-member": Schematic(
         "add-simple-member",
         _simple_member_options,
-        present=lambda root, a: declares(root, str(a["ename"]), camelize(str(a["mname"]))),
+        present=lambda f, a: declares(f, str(a["ename"]), camelize(str(a["mname"]))),
         post_edit=edits.member_tag,
     ),
     "add-composite-member": Schematic(
@@ -131,27 +143,27 @@ OPERATIONS: dict[str, Operation] = {
                 "fieldRelationType": a["fieldRelationType"],
             }
         ),
-        present=lambda root, a: declares(root, str(a["ename"]), composite_member_name(a)),
+        present=lambda f, a: declares(f, str(a["ename"]), composite_member_name(a)),
         post_edit=edits.delete_strategy,
         check=_composite_check,
     ),
     "advanced-crud": Schematic(
         "advanced-crud",
         lambda a: {"ename": a["ename"]},
-        present=lambda root, a: all(
-            _component(root, dasherize(str(a["ename"])), f"{verb}{a['ename']}")
+        present=lambda f, a: all(
+            _component(f, dasherize(str(a["ename"])), f"{verb}{a['ename']}")
             for verb in ("Create", "Search")
         ),
     ),
     "create-entity-uc": Schematic(
         "create-entity-uc",
         lambda a: {"name": a["name"], "ename": a["ename"]},
-        present=lambda root, a: _component(root, dasherize(str(a["ename"])), str(a["name"])),
+        present=lambda f, a: _component(f, dasherize(str(a["ename"])), str(a["name"])),
     ),
     "search-entity-uc": Schematic(
         "search-entity-uc",
         lambda a: {"name": a["name"], "ename": a["ename"]},
-        present=lambda root, a: _component(root, dasherize(str(a["ename"])), str(a["name"])),
+        present=lambda f, a: _component(f, dasherize(str(a["ename"])), str(a["name"])),
     ),
     "create-page": Schematic(
         "create-page",
@@ -163,12 +175,7 @@ OPERATIONS: dict[str, Operation] = {
                 "space": a.get("space"),
             }
         ),
-        present=lambda root, a: (
-            app_dir(root)
-            / "view"
-            / dasherize(str(a["name"]))
-            / f"{dasherize(str(a['name']))}.component.ts"
-        ).is_file(),
+        present=lambda f, a: _page(f, str(a["name"])),
     ),
     "add-language": Schematic("add-language", lambda a: {"languageCode": a["languageCode"]}),
     "add-translation-entry": Schematic(

@@ -29,6 +29,7 @@ class AngularOptions(BaseModel):
     runner: Runner = Runner.BATCHED
     template_cache: bool = False  # bootstrap by copying a cached template workspace
     cache_dir: str | None = None  # default: $AVEROS_CI_CACHE_DIR or ~/.cache/averos-ci
+    install_dependencies: bool = True  # `npm ci` in a workspace that lacks node_modules
     builtin_edits: bool = True  # False: operations without a schematic fail as UNSUPPORTED
     min_node_version: str = "14.15.0"
     registry: str | None = None  # npm registry; default: npm's own configuration

@@ -47,7 +47,14 @@ def run_ng_generate(
     before = scan(root)
     if journal is not None and not dry_run:
         journal.snapshot(before)
-    proc = run(cmd, cwd=root, env=env, timeout=timeout, log=log)
+    proc = run(
+        cmd,
+        cwd=root,
+        env=env,
+        timeout=timeout,
+        log=log,
+        track=None if dry_run else (root, "ng generate"),
+    )
     if dry_run:
         return _parse_dry_run(proc.stdout)
     return diff(before, scan(root))

@@ -66,7 +66,21 @@ SEARCH = node(
     name="SearchToDoTask",
     ename="ToDoTask",
 )
-NODES = [ENTITY, STATUS, TASK_ID, FR, FR_ENTRY, PAGE, SEARCH]
+AREA = node("entity:ToDoArea", Phase.ENTITY, "averos-entity", name="ToDoArea")
+TASKS = node(
+    "composite-field:ToDoArea:toDoTasks",
+    Phase.COMPOSITE_FIELD,
+    "add-composite-member",
+    ename="ToDoArea",
+    fename="ToDoTask",
+    memberName="toDoTasks",
+    fieldRelationType="OneToMany",
+    deleteStrategy="DELETE_CHILDREN",
+)
+CRUD = node(
+    "use-case:ToDoAreaCRUD", Phase.USE_CASE, "advanced-crud", name="ToDoAreaCRUD", ename="ToDoArea"
+)
+NODES = [ENTITY, AREA, STATUS, TASK_ID, TASKS, FR, FR_ENTRY, PAGE, SEARCH, CRUD]
 
 
 def run_nodes(
@@ -88,10 +102,10 @@ def test_nodes_report_mutations_and_logs(workspace: Path) -> None:
     assert entity is not None
     assert "src/app/model/to-do-task.ts" in entity.created
     assert "src/app/service/application-initializer.service.ts" in entity.updated
-    status = results[1].runtime_mutation
+    status = results[2].runtime_mutation
     assert status is not None and status.created == ("src/app/model/status.ts",)
     assert "status!: Status;" in (workspace / "src/app/model/to-do-task.ts").read_text()
-    tag = results[2].runtime_mutation
+    tag = results[3].runtime_mutation
     assert tag is not None and "src/assets/entity/entity-config.json" in tag.created
     fr = json.loads((workspace / "src/assets/i18n/fr.json").read_text())
     assert fr["todotask.status"] == "Statut"
@@ -133,7 +147,7 @@ def test_dry_run_writes_nothing(workspace: Path) -> None:
     results = run_nodes(AngularSchematicsAdapter({}), workspace, NODES, dry_run=True)
     assert all(r.success for r in results), [r.failure for r in results]
     # later nodes saw what earlier ones would have created (in-memory tree)
-    status = results[1].runtime_mutation
+    status = results[2].runtime_mutation
     assert status is not None and "src/app/model/status.ts" in status.created
     assert tree_digest(workspace) == before
     assert not (workspace / ".averos-ci").exists()

@@ -99,3 +99,15 @@ def test_bad_adapter_options() -> None:
 
     with pytest.raises(ConfigError, match="runnr"):
         AngularSchematicsAdapter({"runnr": "batched"})
+
+
+@pytest.mark.angular
+@pytest.mark.usefixtures("require_node")
+def test_workspace_without_node_modules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AVEROS_CI_CACHE_DIR", str(tmp_path / "cache"))
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "angular.json").write_text("{}")
+    with pytest.raises(ToolchainError, match="without its node_modules") as err:
+        AngularSchematicsAdapter({"installDependencies": False}).preflight(context(ws))
+    assert "npm ci" in str(err.value)

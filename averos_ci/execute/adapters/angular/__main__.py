@@ -1,0 +1,7 @@
+"""``python -m averos_ci.execute.adapters.angular warm|path``: the template-workspace cache."""
+
+from __future__ import annotations
+
+from .cache import main
+
+raise SystemExit(main())

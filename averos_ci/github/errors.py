@@ -1,0 +1,9 @@
+"""Refusals of the GitHub flow (exit 1): the apply did not run, and nothing was changed."""
+
+from __future__ import annotations
+
+from averos_ci.errors import RunFailed
+
+
+class ApplyRefused(RunFailed):
+    """The merge cannot be applied: unapproved or stale plan, or the state branch is held."""

@@ -1,0 +1,59 @@
+"""``workflow_run`` → comment the plan of a fork pull request, safely.
+
+The fork's own ``pull_request`` run has a read-only token and can only fill the job summary.
+This privileged run starts from the default branch (trusted workflow, config and averos-ci),
+finds the PR by the run's head, reads **only the manifest file** of that head as data — the
+fork's tree is never checked out and none of its code runs — and plans and comments with the
+repository's token.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from averos_ci.errors import InputError
+from averos_ci.github.api import GitHubAPIError
+from averos_ci.github.context import FlowContext
+from averos_ci.github.events import PullRequest, WorkflowRunEvent
+from averos_ci.github.plan_flow import PlanOutcome, plan_for
+
+NOTHING = PlanOutcome(None, None, None, False, False)
+
+
+def plan_fork_run(ctx: FlowContext, event: WorkflowRunEvent) -> PlanOutcome:
+    run = event.workflow_run
+    if run.event != "pull_request" or run.head_repository is None or not run.head_branch:
+        print(f"workflow_run of a '{run.event}' run: nothing to plan")
+        return NOTHING
+    head = f"{run.head_repository.owner.login}:{run.head_branch}"
+    found = [
+        p
+        for p in ctx.client.paginate(
+            f"/repos/{ctx.env.repository}/pulls", params={"state": "open", "head": head}
+        )
+        if (p.get("head") or {}).get("sha") == run.head_sha
+    ]
+    if len(found) != 1:
+        print(f"no open pull request has head {head} at {run.head_sha[:12]}: nothing to plan")
+        return NOTHING
+    try:
+        pr = PullRequest.model_validate(found[0])
+    except ValidationError:
+        raise GitHubAPIError("GET /pulls: unexpected pull request shape") from None
+    try:
+        rel = ctx.config.manifest_path.resolve().relative_to(ctx.repo_root)
+    except ValueError:
+        raise InputError(
+            "manifestPath is outside the repository", path=ctx.config.config_path
+        ) from None
+    data = ctx.state_branch().read_pull_file(pr.number, run.head_sha, rel.as_posix())
+    if data is None:
+        print(f"pull request #{pr.number} has no {rel.as_posix()}: nothing to plan")
+        return NOTHING
+    with tempfile.TemporaryDirectory(prefix="averos-ci-fork-") as tmp:
+        manifest = Path(tmp) / rel.name  # keep the name: the suffix selects JSON or YAML
+        manifest.write_bytes(data)
+        return plan_for(ctx, pr, manifest_path=manifest, trusted_run=True)

@@ -1,0 +1,62 @@
+"""``apply`` as a library call (what the GitHub flow uses)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from averos_ci.config import load_config
+from averos_ci.execute import (
+    ApplyOutcome,
+    CancelToken,
+    CollectingListener,
+    EventType,
+    FileCheckpointStore,
+    apply,
+)
+from averos_ci.execute.adapters.mock import MockAdapter
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "todoapp"
+
+
+@pytest.fixture
+def config_path(tmp_path: Path) -> Path:
+    shutil.copytree(EXAMPLE, tmp_path / "p")
+    return tmp_path / "p" / "averos.config.json"
+
+
+def test_apply_returns_plan_summary_and_new_state(config_path: Path, tmp_path: Path) -> None:
+    events = CollectingListener()
+    out = apply(load_config(config_path), listeners=[events], adapter=MockAdapter({}),
+                summary_json=tmp_path / "s.json")  # fmt: skip
+    assert isinstance(out, ApplyOutcome) and out.summary.success and out.interrupted is None
+    assert out.state is not None and out.state.serial == 1
+    assert out.state.manifest_hash == out.plan.manifest_hash
+    assert set(out.state.node_states) == {n.id for n in out.plan.nodes}
+    assert events.events[-1].type is EventType.RUNNER_COMPLETED
+    second = apply(load_config(config_path))
+    assert second.summary.total == 0 and second.state == out.state
+
+
+def test_cancelled_before_start_is_an_interrupted_outcome(config_path: Path) -> None:
+    cancel = CancelToken()
+    cancel.cancel("stop requested by the caller")
+    cfg = load_config(config_path)
+    out = apply(cfg, cancel=cancel)
+    assert out.interrupted == "stop requested by the caller"
+    assert out.summary.cancelled == out.summary.total and out.state is None
+    assert FileCheckpointStore(cfg.checkpoint_path).read().plan_hash == out.plan.plan_hash
+    assert apply(cfg, resume=True).summary.success  # nothing had started: nothing to keep
+
+
+def test_failed_run_keeps_the_base_state(config_path: Path) -> None:
+    cfg = load_config(config_path)
+    first = apply(cfg)
+    failing = MockAdapter({"failNodes": ["application:ToDoApp"]})
+    manifest = cfg.manifest_path
+    manifest.write_text(manifest.read_text().replace("A small ToDo", "A tiny ToDo"))
+    out = apply(cfg, adapter=failing)
+    assert not out.summary.success and out.state == first.state
+    assert [f.node_id for f in out.summary.failures] == ["application:ToDoApp"]

@@ -1,0 +1,48 @@
+"""Console progress: quiet by default, plain lines, ::group:: under GitHub Actions, rich on TTY."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from averos_ci.execute import RunMode
+from averos_ci.execute.console import ConsoleListener
+from tests.execute.engine_plans import RunFn, build_plan
+
+PLAN = {"a": [], "b": ["a"], "c": ["b"]}
+
+
+def run_with(run_plan: RunFn, tmp_path: Path, **console: object) -> str:
+    out = io.StringIO()
+    listener = ConsoleListener(total=3, logs_dir=tmp_path / "logs", stream=out, **console)  # type: ignore[arg-type]
+    run_plan(build_plan(PLAN), mode=RunMode.RESILIENT, listeners=[listener],
+             adapter_options={"failNodes": ["b"], "latencyMs": 1})  # fmt: skip
+    return out.getvalue()
+
+
+def test_quiet_by_default_but_failures_and_summary_show(run_plan: RunFn, tmp_path: Path) -> None:
+    text = run_with(run_plan, tmp_path, verbose=False, github_actions=False, tty=False)
+    assert "FAILED b: simulated failure of b" in text
+    assert "run failed (resilient): 3 nodes, 1 succeeded, 1 failed, 1 skipped" in text
+    assert "ok a" not in text
+
+
+def test_verbose_plain_lines(run_plan: RunFn, tmp_path: Path) -> None:
+    text = run_with(run_plan, tmp_path, verbose=True, github_actions=False, tty=False)
+    assert "ok a (" in text and "skipped c: dependency b failed" in text
+    assert "::group::" not in text
+
+
+def test_github_actions_groups_carry_the_node_log(run_plan: RunFn, tmp_path: Path) -> None:
+    text = run_with(run_plan, tmp_path, verbose=True, github_actions=True, tty=False)
+    assert "::group::[1/3] ok a" in text and "::endgroup::" in text
+    assert "mock: ran averos-entity for a" in text  # the node's log inside its group
+    assert "::error title=averos-ci b::simulated failure of b" in text
+
+
+@pytest.mark.parametrize("verbose", [True])
+def test_rich_progress_on_a_tty(run_plan: RunFn, tmp_path: Path, verbose: bool) -> None:
+    text = run_with(run_plan, tmp_path, verbose=verbose, github_actions=False, tty=True)
+    assert "FAILED b" in text and "run failed" in text

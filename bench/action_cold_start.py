@@ -90,8 +90,6 @@ def main() -> int:
             *(["--no-cache-dir"] if no_cache else []),
             str(ROOT),
         ]
-        if '"click' not in (ROOT / "pyproject.toml").read_text(encoding="utf-8"):
-            pip.append("click")  # averos_ci.cli imports click; typer no longer brings it
         t_pip = timed(pip)
         env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
         env.update(

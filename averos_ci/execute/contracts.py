@@ -9,7 +9,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from averos_ci._model import RunMode, WireModel
+from averos_ci._model import RunMode as RunMode  # re-exported: part of the contracts
+from averos_ci._model import WireModel
 from averos_ci.plan.model import PlanNode
 
 

@@ -6,6 +6,7 @@ are isolated: a listener that raises is reported once on stderr and never breaks
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from collections.abc import Iterable
@@ -106,8 +107,12 @@ class EventBus:
                 except Exception as exc:  # a listener must never break the run
                     if id(listener) not in self._broken:
                         self._broken.add(id(listener))
-                        print(
+                        _warn(
                             f"warning: event listener {type(listener).__name__} raised "
-                            f"{type(exc).__name__}: {exc} (ignored)",
-                            file=sys.stderr,
+                            f"{type(exc).__name__}: {exc} (ignored)"
                         )
+
+
+def _warn(message: str) -> None:
+    with contextlib.suppress(OSError, ValueError):  # stderr closed or a broken pipe
+        print(message, file=sys.stderr, flush=True)

@@ -47,6 +47,7 @@ class Scheduler:
         self.cond = threading.Condition()
         self.finished = threading.Event()
         self.closed = False  # set when the run is over: late results are ignored
+        self.error: BaseException | None = None  # raised by a worker outside any node
 
     def run(self, resumed: dict[str, ExecutionCheckpoint]) -> dict[str, NodeRecord]:
         resumed = {k: v for k, v in resumed.items() if k in self.graph.by_id}
@@ -70,6 +71,8 @@ class Scheduler:
         with self.cond:
             self.closed = True
             self.cond.notify_all()
+            if self.error is not None:
+                raise self.error
             self._finish_undone()
             return dict(self.records)
 
@@ -102,12 +105,18 @@ class Scheduler:
     # -- worker threads -------------------------------------------------------------------
 
     def _work(self) -> None:
-        while (node_id := self._next()) is not None:
-            record = self.executor.run(self.graph.by_id[node_id])
+        try:
+            while (node_id := self._next()) is not None:
+                record = self.executor.run(self.graph.by_id[node_id])
+                with self.cond:
+                    if self.closed:
+                        return
+                    self._complete(record)
+        except BaseException as exc:  # e.g. the checkpoint disk is full: end the run, re-raise
             with self.cond:
-                if self.closed:
-                    return
-                self._complete(record)
+                self.error = self.error or exc
+                self.finished.set()
+                self.cond.notify_all()
 
     def _next(self) -> str | None:
         with self.cond:

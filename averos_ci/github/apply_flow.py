@@ -100,8 +100,9 @@ def _apply(
     proj = work / "state" / project
     number = int(pr["number"]) if pr else None
     first_hash: str | None = None
+    first_claim: dict[str, Any] | None = None
     approved = False
-    for _ in range(s.push_attempts):
+    for attempt in range(s.push_attempts):
         tip = sb.fetch()
         sb.export(tip, project, proj)
         plan = compute_plan(
@@ -136,6 +137,14 @@ def _apply(
                 "it is running or was interrupted",
                 hint=f"re-run that job to resume it; to abandon it, delete {project}/{CLAIM} "
                 f"and {project}/{CHECKPOINTS} on {sb.branch!r}",
+            )
+        if attempt == 0:
+            first_claim = claim
+        elif claim is not None and claim != first_claim:
+            raise ApplyRefused(
+                f"another job claimed the apply of plan {plan.plan_hash[:12]} while this one "
+                "was starting; it runs there",
+                hint="nothing to do here; see the other run",
             )
         resumed = claim is not None
         runs = list(claim.get("runs", [])) if claim else []

@@ -144,6 +144,8 @@ def find_sticky(
         match = MARKER_RE.match(body)
         if not match or match.group(1) != project or user != bot_login:
             continue
+        if not isinstance(c.get("id"), int):
+            continue
         meta = PlanMeta.decode(body)
         if meta is not None and meta.project != project:
             meta = None

@@ -9,6 +9,8 @@ from typing import Any
 import httpx
 
 from averos_ci.errors import InputError
+from averos_ci.github.actions_env import annotate
+from averos_ci.github.api import GitHubAPIError
 from averos_ci.github.context import open_context
 from averos_ci.github.events import (
     IssueCommentEvent,
@@ -64,7 +66,18 @@ def run_github(
             from averos_ci.github.approve_flow import approve
 
             assert isinstance(event, IssueCommentEvent | PullRequestReviewEvent)
-            return approve(ctx, event)
+            try:
+                return approve(ctx, event)
+            except GitHubAPIError as exc:
+                if exc.status not in (401, 403):
+                    raise
+                # A review on a fork PR runs with a read-only token: nothing can be recorded.
+                annotate(
+                    "warning",
+                    f"the approval could not be recorded (read-only token?): {exc.message}; "
+                    "approve with a '/averos approve' comment instead",
+                )
+                return None
         from averos_ci.github.apply_flow import apply_merge
 
         assert isinstance(event, PushEvent)

@@ -209,3 +209,18 @@ def test_dry_run_resume_reads_checkpoints_but_writes_nothing(project: Path) -> N
     assert "already done (resumed)" in r.stdout and "ok use-case:SearchToDoTask" in r.stdout
     after = {p: p.read_bytes() for p in (project / ".averos").rglob("*") if p.is_file()}
     assert after == before
+
+
+def test_a_closed_stdout_does_not_break_the_run(project: Path) -> None:
+    command = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json", "-v"]
+    proc = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})  # fmt: skip
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # like `averos-ci run -v | head -1`
+    proc.wait(timeout=60)
+    assert proc.stderr is not None
+    proc.stderr.close()
+    summary = json.loads((project / ".averos/logs/summary.json").read_text())
+    assert summary["success"] is True
+    assert json.loads((project / ".averos/state.json").read_text())["serial"] == 1

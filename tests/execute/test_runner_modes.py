@@ -180,3 +180,18 @@ def test_adapter_exception_is_a_node_failure(run_plan: RunFn) -> None:
     assert record.outcome is NodeOutcome.FAILED and record.attempts == 2
     assert record.failure is not None and record.failure.code == "ADAPTER_ERROR"
     assert "adapter bug" in record.failure.message
+
+
+class FullDiskStore(MemoryCheckpointStore):
+    def save(self, checkpoint: Any) -> None:
+        if checkpoint.status is CheckpointStatus.SUCCESS:
+            raise OSError(28, "No space left on device")
+        super().save(checkpoint)
+
+
+@pytest.mark.parametrize("concurrency", [1, 3])
+def test_a_checkpoint_write_error_ends_the_run_instead_of_hanging(
+    run_plan: RunFn, concurrency: int
+) -> None:
+    with pytest.raises(OSError, match="No space left"):
+        run_plan(build_plan(DIAMOND), store=FullDiskStore(), concurrency=concurrency)

@@ -47,14 +47,6 @@ def _copy_action(dest: Path) -> None:
             shutil.copy2(REPO_ROOT / name, dest / name)
     if not (dest / "README.md").exists():
         (dest / "README.md").write_text("averos-ci\n", encoding="utf-8")
-    pyproject = (dest / "pyproject.toml").read_text(encoding="utf-8")
-    if '"click' not in pyproject:
-        # averos_ci.cli imports click, which typer >= 0.2x no longer installs; until
-        # pyproject.toml lists it, add it to this copy so the runner check can proceed.
-        pyproject = pyproject.replace(
-            "dependencies = [\n", 'dependencies = [\n    "click>=8.1",\n', 1
-        )
-        (dest / "pyproject.toml").write_text(pyproject, encoding="utf-8")
     shutil.copytree(
         REPO_ROOT / "averos_ci",
         dest / "averos_ci",

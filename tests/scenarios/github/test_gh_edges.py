@@ -313,3 +313,13 @@ def test_changes_requested_withdraws_an_approval(world: World, fake: FakeGitHub)
     fake.merge(1, merge)
     r = world.run("push", world.push_event(merge), merge)
     assert r.code == 1 and world.state_tip() is None
+
+
+def test_review_with_a_read_only_token_warns_and_exits_0(world: World, fake: FakeGitHub) -> None:
+    head = open_pr(world, fork=True)
+    git(world.dev, "push", "-q", "origin", f"{head}:refs/pull/1/head")
+    fake.add_comment(1, user="github-actions[bot]", body="placeholder")  # no plan yet
+    fake.fail_next("POST", r"/issues/1/comments$", 403)
+    review = fake.add_review(1, user="bob", state="APPROVED", commit_id=head)
+    r = world.run("pull_request_review", world.review_event(1, review), head)
+    assert r.code == 0 and "could not be recorded" in r.stderr, r.stderr

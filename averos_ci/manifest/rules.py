@@ -275,6 +275,17 @@ def _references(app: Application, members: Members, r: Reporter) -> None:
                 (*at, "ename"),
                 hint=f"set ename: {owner}",
             )
+        if isinstance(m, CompositeMember) and m.fename in entities:
+            derived = m.fename[:1].lower() + m.fename[1:]
+            derived += "s" if m.fieldRelationType == "OneToMany" else ""
+            if m.memberName != derived:
+                r.warning(
+                    "CON-16",
+                    f"the Averos 1.4 schematic names this member {derived!r}, not {m.memberName!r}",
+                    (*at, "memberName"),
+                    hint=f"use memberName: {derived} (the angular-schematics adapter refuses "
+                    "other names)",
+                )
         if isinstance(m, CompositeMember) and m.fename not in entities:
             r.error(
                 "REF-02",

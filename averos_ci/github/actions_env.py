@@ -48,7 +48,7 @@ class ActionsEnv:
             raise InputError(
                 f"not in a GitHub Actions job: {', '.join(missing)} not set",
                 hint="run inside GitHub Actions, or set these variables "
-                "(see docs/github.md, 'Environment')",
+                "(see the README, 'Environment')",
             )
 
         def path(name: str) -> Path | None:

@@ -79,7 +79,7 @@ def plan_for(
         annotate(
             "notice",
             "pull request from a fork: the plan is in the job summary only "
-            "(see docs/github.md, 'Fork pull requests')",
+            "(see the README, 'Fork pull requests')",
         )
         return PlanOutcome(plan, head, None, False, False)
     try:

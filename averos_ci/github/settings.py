@@ -74,7 +74,7 @@ def load_settings(
         err = exc.errors()[0]
         pointer = "/github/" + "/".join(str(p) for p in err["loc"])
         raise ConfigError(
-            f"{pointer}: {err['msg']}", path=where, hint="see 'Settings' in docs/github.md"
+            f"{pointer}: {err['msg']}", path=where, hint="see 'Settings' in the README"
         ) from None
     warnings = tuple(
         f"{where}: warning CFG-02 unknown key 'github.{key}'"

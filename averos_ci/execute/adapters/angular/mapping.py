@@ -2,8 +2,8 @@
 
 A schematic entry says how node args become the schematic's options (camelCase, as in its
 schema.json; the per-process runner dasherizes them for `ng generate`), how to tell that
-its effect is already in the workspace (most Averos 1.4.x schematics fail when re-run, see
-docs/angular-adapter.md), and which built-in edit completes it (options it lacks).
+its effect is already in the workspace (most Averos 1.4.x schematics fail when re-run; see
+the README's angular-schematics section), and which built-in edit completes it.
 """
 
 from __future__ import annotations

@@ -48,5 +48,5 @@ def parse_options(options: Mapping[str, Any]) -> AngularOptions:
         )
         raise ConfigError(
             f"invalid adapterOptions for angular-schematics: {problems}",
-            hint="see docs/angular-adapter.md for the accepted adapterOptions",
+            hint="see 'adapterOptions' in the README's angular-schematics section",
         ) from None

@@ -177,6 +177,8 @@ def parse_document(raw: bytes, *, path: Path, what: str = "document") -> Documen
             path=path,
             hint="a manifest never nests this deeply: check the file",
         ) from None
+    if _SURROGATE_ESCAPE.search(text):
+        _refuse_lone_surrogates(doc.data, text, path)
     if not isinstance(doc.data, dict):
         kind = {list: "list", type(None): "null"}.get(type(doc.data), type(doc.data).__name__)
         raise SourceError(
@@ -230,6 +232,33 @@ def _parse_json(text: str, path: Path) -> Document:
         ) from None
     # json's C decoder raises RecursionError itself on absurd nesting (reported as SYN-05).
     return Document(path=path, text=text, data=data, is_yaml=False)
+
+
+# A \ud800-\udfff escape is legal JSON, but a lone one is not a character: it cannot be
+# written back as UTF-8 (hashes, plans, state files), so it is refused here, located.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _refuse_lone_surrogates(data: Any, text: str, path: Path) -> None:
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        for match in _SURROGATE_ESCAPE.finditer(text):
+            try:
+                json.loads(f'"{match.group()}"').encode("utf-8")
+            except UnicodeEncodeError:
+                offset = match.start()
+                line = text.count("\n", 0, offset) + 1
+                col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+                raise SourceError(
+                    "SYN-03",
+                    "lone UTF-16 surrogate escape: not a character",
+                    path=path,
+                    line=line,
+                    column=col,
+                    hint="escape the whole surrogate pair, or write the character itself",
+                ) from None
+        raise SourceError("SYN-03", "lone UTF-16 surrogate escape", path=path) from None
 
 
 _CONSTANT = re.compile(r"(?<=[:\[,])\s*(-?Infinity|NaN)\b")

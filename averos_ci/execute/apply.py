@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,6 +69,9 @@ def apply(
     """
     from averos_ci.plan import compute_plan
 
+    for report in (junit, summary_md, summary_json):
+        if report is not None:
+            _check_writable(report)
     state_store = FileStateStore(config.state_path)
     planned = compute_plan(manifest_path=config.manifest_path, state=state_store.load())
     plan = planned.plan
@@ -118,17 +122,24 @@ def apply(
             store.close()
             if event_log is not None:
                 event_log.close()
-        _write_reports(
-            result,
-            config=config,
-            dry_run=dry_run,
-            junit=junit,
-            summary_md=summary_md,
-            summary_json=summary_json,
-        )
         state = planned.base_state
-        if success:
+        if success:  # the applied state first: a report that cannot be written must not lose it
             state = _record_success(planned, store, state_store)
+        try:
+            _write_reports(
+                result,
+                config=config,
+                dry_run=dry_run,
+                junit=junit,
+                summary_md=summary_md,
+                summary_json=summary_json,
+            )
+        except OSError as exc:
+            raise InputError(
+                f"the run finished ({'succeeded' if success else 'not successful'}) but a "
+                f"report could not be written: {exc.strerror}",
+                path=exc.filename,
+            ) from None
     return ApplyOutcome(
         plan=plan,
         summary=result.summary,
@@ -183,6 +194,17 @@ def _record_success(
     state_store.save(state)
     store.clear()
     return state
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse an unusable report path before anything runs, not after the work is done."""
+    parent = path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the report's folder: {exc.strerror}", path=path) from None
+    if path.is_dir() or not os.access(parent, os.W_OK):
+        raise InputError("the report file cannot be written here", path=path)
 
 
 def _write_reports(

@@ -71,7 +71,17 @@ def load_listeners(specs: Iterable[str]) -> list[RunnerEventListener]:
                 hint="check the module is importable (installed or on PYTHONPATH)",
             ) from None
         is_instance = isinstance(target, RunnerEventListener) and not isinstance(target, type)
-        listener = target if is_instance else target()
+        if is_instance:
+            listener = target
+        else:
+            try:
+                listener = target()
+            except Exception as exc:  # a user's factory: any failure is a config problem
+                raise ConfigError(
+                    f"listener {spec!r} could not be created: {type(exc).__name__}: {exc}",
+                    hint="a listener entry names an object with on_event(event), or a "
+                    "factory callable with no arguments that returns one",
+                ) from None
         if not isinstance(listener, RunnerEventListener):
             raise ConfigError(f"listener {spec!r} has no on_event(event) method")
         found.append(listener)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -143,12 +144,15 @@ def test_manifest_warnings_go_to_stderr(tmp_path: Path, capsys: pytest.CaptureFi
     assert f"{manifest}:2:1: warning SYN-12 " in err
 
 
-def test_plan_with_the_example_config(capsys: pytest.CaptureFixture[str]) -> None:
-    config = EXAMPLE_MANIFEST.parent / "averos.config.json"
-    if (EXAMPLE_MANIFEST.parent / ".averos" / "state.json").exists():
-        pytest.skip("a local state file exists next to the example")
+def test_plan_with_the_example_config(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # A copy: README's first command leaves a state file next to the example.
+    example = tmp_path / "todoapp"
+    shutil.copytree(EXAMPLE_MANIFEST.parent, example, ignore=shutil.ignore_patterns(".averos"))
+    config = example / "averos.config.json"
     assert run_cli(["plan", "--config", str(config), "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["applicationName"] == "ToDoApp"
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["applicationName"] == "ToDoApp"
+    assert plan["counts"]["create"] == len(plan["nodes"])
 
 
 def test_no_config_and_no_manifest_flag_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:

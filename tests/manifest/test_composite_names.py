@@ -44,3 +44,22 @@ def test_composite_member_name_matches_the_schematic(
     result = validate_file(path)
     assert result.valid  # a warning, never fatal
     assert [(i.code, i.line, i.column) for i in result.issues] == expected
+
+
+@pytest.mark.parametrize("suffix", ["json", "yaml"])
+def test_lone_surrogate_escape_is_a_located_error(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"m.manifest.{suffix}"
+    if suffix == "json":
+        path.write_text('{"applicationName": "App",\n "description": "x\\ud800y"}')
+        where = (2, 19)
+    else:
+        path.write_text('applicationName: App\ndescription: "x\\ud800y"\n')
+        where = (2, 16)
+    issues = validate_file(path).issues
+    assert [(i.code, i.line, i.column) for i in issues] == [("SYN-03", *where)]
+
+
+def test_surrogate_pair_escape_is_fine(tmp_path: Path) -> None:
+    path = tmp_path / "m.manifest.json"
+    path.write_text('{"applicationName": "App", "description": "\\ud83d\\ude00"}')
+    assert validate_file(path).issues == []

@@ -31,10 +31,14 @@ class AngularOptions(BaseModel):
     cache_dir: str | None = None  # default: $AVEROS_CI_CACHE_DIR or ~/.cache/averos-ci
     install_dependencies: bool = True  # `npm ci` in a workspace that lacks node_modules
     builtin_edits: bool = True  # False: operations without a schematic fail as UNSUPPORTED
-    min_node_version: str = "14.15.0"
+    min_node_version: str = Field(default="14.15.0", pattern=r"^\d{1,4}\.\d{1,4}\.\d{1,4}$")
     registry: str | None = None  # npm registry; default: npm's own configuration
-    node_timeout_s: float = Field(default=600.0, gt=0)  # one schematic / one driver request
-    install_timeout_s: float = Field(default=1800.0, gt=0)  # ng new / ng add / npm install
+    node_timeout_s: float = Field(
+        default=600.0, gt=0, le=86_400
+    )  # one schematic / one driver request
+    install_timeout_s: float = Field(
+        default=1800.0, gt=0, le=86_400
+    )  # ng new / ng add / npm install
     style: str = "scss"
 
 

@@ -71,6 +71,11 @@ def check_registry(toolchain: Toolchain, *, cache_dir: Path, registry: str | Non
             env=env,
             timeout=60,
         )
+    except OSError as exc:
+        raise ToolchainError(
+            f"the cache directory cannot be used: {exc.strerror}",
+            hint="set adapterOptions.cacheDir or AVEROS_CI_CACHE_DIR to a writable folder",
+        ) from None
     except CommandFailed as exc:
         where = registry or "the configured npm registry"
         raise ToolchainError(

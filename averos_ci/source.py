@@ -66,6 +66,12 @@ class Document:
 
     def locate(self, pointer: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
         """1-based (line, column) of the node at ``pointer`` (or its nearest existing parent)."""
+        if not self.is_yaml:
+            if self._tree is None:
+                from averos_ci._jsonpos import JsonPositions
+
+                self._tree = JsonPositions(self.text)
+            return self._tree.locate(pointer, key=key)  # type: ignore[no-any-return]
         node = self._roundtrip_tree()
         pos = (1, 1)
         if node is None:

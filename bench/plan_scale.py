@@ -40,12 +40,13 @@ def synthetic_manifest(entities: int, members: int = 20) -> dict[str, Any]:
         ]
         mems[0]["memberType"], mems[0]["memberTag"] = "string", "ID"
         target = f"Entity{(i + 1) % entities:05d}"
+        # the name the Averos schematic derives (camelize(fename)): no CON-16 warning
         mems.append(
             {
                 "memberNature": "composite",
                 "ename": name,
                 "fename": target,
-                "memberName": "related",
+                "memberName": target[0].lower() + target[1:],
                 "fieldRelationType": "ManyToOne",
             }
         )

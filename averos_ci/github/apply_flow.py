@@ -9,7 +9,6 @@ the apply runs, so a job that dies is resumed by the next one.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -20,22 +19,25 @@ from typing import Any
 
 from averos_ci.errors import Interrupted, RunFailed
 from averos_ci.github.actions_env import annotate
-from averos_ci.github.approvals import current_approvers
-from averos_ci.github.comment import RESULT_MARKER, find_sticky
+from averos_ci.github.approvals import require_approval
+from averos_ci.github.claim import (
+    CHECKPOINTS,
+    check_claim,
+    finish,
+    read_claim,
+    release_claim,
+    write_claim,
+)
+from averos_ci.github.comment import RESULT_MARKER
 from averos_ci.github.context import FlowContext
 from averos_ci.github.errors import ApplyRefused
 from averos_ci.github.events import PushEvent
 from averos_ci.github.markdown import code, escape
 from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
-from averos_ci.github.settings import CommitWorkspace
-from averos_ci.github.state_branch import GitError, StateBranch
-from averos_ci.github.workspace import changed_files, restore
+from averos_ci.github.state_branch import StateBranch
+from averos_ci.github.trust import trust_base
+from averos_ci.github.workspace import changed_files, commit_workspace, restore
 from averos_ci.plan import ExecutionPlan, compute_plan
-from averos_ci.state.model import now_iso
-
-CLAIM = "apply.json"
-CHECKPOINTS = "checkpoints.json"
-RUNS = "runs"
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ def apply_merge(
         print(f"{event.ref} is not the default branch ({default}): nothing to apply")
         return ApplyResult(None, False, True)
     sha = event.after
+    trust_base(ctx, event.before)  # the approval rules of the branch merged into, not the PR's
     pr = find_merged_pr(ctx, sha)
     number = int(pr["number"]) if pr else None
     sb = ctx.state_branch()
@@ -119,7 +122,7 @@ def _apply(
                 hint="the approved plan is stale: push to a pull request to re-plan, approve "
                 "the new plan and merge it",
             )
-        claim = _read_json(proj / CLAIM)
+        claim = read_claim(proj)
         if not plan.has_changes and claim is None:
             print("no changes: nothing to apply")
             ctx.report.set(approved=True, success=True, succeeded=0, failed=0, skipped=0)
@@ -127,30 +130,22 @@ def _apply(
         if not plan.applicable:
             raise ApplyRefused(f"plan {plan.plan_hash[:12]} has conflicts and cannot be applied")
         if not approved:
-            _require_approval(ctx, pr, plan, sha)
+            require_approval(ctx, pr, plan, sha)
             approved = True
             ctx.report.set(approved=True)
-        if claim is not None and claim.get("planHash") != plan.plan_hash:
-            raise ApplyRefused(
-                f"another apply holds {sb.branch!r} for project {project!r} (plan "
-                f"{str(claim.get('planHash'))[:12]}, commit {str(claim.get('sha'))[:12]}): "
-                "it is running or was interrupted",
-                hint=f"re-run that job to resume it; to abandon it, delete {project}/{CLAIM} "
-                f"and {project}/{CHECKPOINTS} on {sb.branch!r}",
-            )
+        check_claim(
+            claim,
+            first_claim,
+            attempt=attempt,
+            plan_hash=plan.plan_hash,
+            branch=sb.branch,
+            project=project,
+        )
         if attempt == 0:
             first_claim = claim
-        elif claim is not None and claim != first_claim:
-            raise ApplyRefused(
-                f"another job claimed the apply of plan {plan.plan_hash[:12]} while this one "
-                "was starting; it runs there",
-                hint="nothing to do here; see the other run",
-            )
         resumed = claim is not None
-        runs = list(claim.get("runs", [])) if claim else []
-        runs.append({"sha": sha, "runUrl": ctx.env.run_url, "at": now_iso()})
-        _write_json(
-            proj / CLAIM, {"planHash": plan.plan_hash, "sha": sha, "pr": number, "runs": runs}
+        write_claim(
+            proj, claim, plan_hash=plan.plan_hash, sha=sha, pr=number, run_url=ctx.env.run_url
         )
         commit = sb.commit(
             parent=tip,
@@ -220,7 +215,7 @@ def _execute(
         if (proj / CHECKPOINTS).exists():
             _safe_flush(pusher, "interrupted")
         else:  # nothing ran (bad input, missing toolchain): release the claim
-            (proj / CLAIM).unlink(missing_ok=True)
+            release_claim(proj)
             _safe_flush(pusher, "released: nothing ran")
         raise
     summary = outcome.summary
@@ -247,11 +242,8 @@ def _execute(
             hint="re-run the job: completed nodes are not redone",
         )
     changes = changed_files(sb.repo, ctx.config.workspace_root)
-    for leftover in (CLAIM, CHECKPOINTS):
-        (proj / leftover).unlink(missing_ok=True)
-    shutil.rmtree(proj / PARTIAL, ignore_errors=True)
-    _write_json(
-        proj / RUNS / f"{now_iso().replace(':', '')}-{sha[:12]}.json",
+    finish(
+        proj,
         {
             "planHash": plan.plan_hash,
             "sha": sha,
@@ -261,9 +253,10 @@ def _execute(
             "summary": summary.to_wire(),
             "resumedNodes": sum(1 for r in getattr(outcome, "records", ()) if r.resumed),
         },
+        sha=sha,
     )
     writer.push(f"averos-ci: {project}: applied {plan.plan_hash[:12]} ({sha[:12]})")
-    where = _commit_workspace(ctx, sha, changes, plan)
+    where = commit_workspace(ctx, sha, changes, plan)
     if number is not None:
         _comment(
             ctx,
@@ -276,74 +269,6 @@ def _execute(
             + _run_link(ctx),
         )
     return ApplyResult(plan, True, True, number, resumed, summary)
-
-
-def _require_approval(
-    ctx: FlowContext, pr: dict[str, Any] | None, plan: ExecutionPlan, sha: str
-) -> None:
-    if pr is None:
-        raise ApplyRefused(
-            f"commit {sha[:12]} is not the merge of a pull "
-            f"request, and plan {plan.plan_hash[:12]} has changes: nothing is "
-            "applied without an approved plan",
-            hint="change the manifest through a pull request",
-        )
-    number = int(pr["number"])
-    head = str((pr.get("head") or {}).get("sha", ""))
-    author = str((pr.get("user") or {}).get("login", ""))
-    sticky = find_sticky(
-        ctx.client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
-    )
-    if sticky is None or sticky.meta is None:
-        raise ApplyRefused(
-            f"pull request #{number} has no averos-ci plan: plan "
-            f"{plan.plan_hash[:12]} was never reviewed"
-        )
-    approvers = current_approvers(
-        ctx.client,
-        pr_number=number,
-        pr_author=author,
-        meta=sticky.meta,
-        plan_hash=plan.plan_hash,
-        head_sha=head,
-        settings=ctx.settings,
-    )
-    if approvers:
-        print(f"plan {plan.plan_hash} approved by {', '.join(approvers)}")
-        return
-    if sticky.meta.plan_hash != plan.plan_hash:
-        raise ApplyRefused(
-            f"the plan approved on #{number} ({sticky.meta.plan_hash[:12]}) is not the plan "
-            f"of this merge ({plan.plan_hash[:12]}): the state branch or the manifest changed",
-            hint="open a pull request to re-plan, approve the new plan and merge it",
-        )
-    raise ApplyRefused(
-        f"plan {plan.plan_hash[:12]} on #{number} has no valid approval for head {head[:12]}",
-        hint=f"a user with {ctx.settings.approval_permission.value} permission "
-        "must approve before merging",
-    )
-
-
-def _commit_workspace(
-    ctx: FlowContext, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
-) -> str:
-    mode = ctx.settings.commit_workspace
-    if mode is CommitWorkspace.NONE or not changes:
-        return ""
-    if mode is CommitWorkspace.SAME_BRANCH:
-        branch = (ctx.env.ref or "").removeprefix("refs/heads/")
-    else:
-        branch = ctx.settings.workspace_branch
-    target = ctx.branch(branch)
-    message = (
-        f"averos-ci: generated workspace for plan {plan.plan_hash[:12]} ({sha[:12]}) [skip ci]"
-    )
-    for _ in range(ctx.settings.push_attempts):
-        parent = target.fetch() or sha
-        if target.push(target.commit_paths(parent=parent, changes=changes, message=message)):
-            return f" Workspace changes committed to {code(branch)}."
-    annotate("warning", f"could not push the generated workspace to {branch}")
-    return ""
 
 
 def _reports_dir(ctx: FlowContext) -> Path:
@@ -370,18 +295,3 @@ def _comment(ctx: FlowContext, number: int, text: str) -> None:
 
 def _run_link(ctx: FlowContext) -> str:
     return f" [Run]({ctx.env.run_url})" if ctx.env.run_url else ""
-
-
-def _read_json(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except ValueError:
-        raise GitError(f"{path.name} on the state branch is corrupt") from None
-    return data if isinstance(data, dict) else None
-
-
-def _write_json(path: Path, data: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")

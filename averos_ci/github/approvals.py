@@ -3,6 +3,11 @@
 An approval is never a stored flag: the sticky comment keeps *pointers* to the comments and
 reviews that approved; each is re-read from GitHub and re-checked (author, body or review
 state and commit, the approver's *current* permission) whenever it matters.
+
+The sticky comment's metadata is not trusted to say *which plan* was approved (any workflow
+posting as the bot can rewrite it): an approval must pin the plan in its own text,
+``/averos approve <planHash prefix>`` with at least :data:`PIN_CHARS` hex characters, and that
+prefix is matched against the plan computed at the moment it is checked.
 """
 
 from __future__ import annotations
@@ -11,13 +16,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from averos_ci.github.api import GitHubClient
-from averos_ci.github.comment import ApprovalRef, PlanMeta, parse_command
+from averos_ci.github.comment import (
+    APPROVE_COMMAND,
+    PIN_CHARS,
+    ApprovalRef,
+    PlanMeta,
+    approve_line,
+    find_sticky,
+    parse_command,
+)
+from averos_ci.github.context import FlowContext
+from averos_ci.github.errors import ApplyRefused
 from averos_ci.github.settings import GitHubSettings, Permission
+from averos_ci.plan import ExecutionPlan
 
 
 @dataclass(frozen=True)
 class Refusal:
     reason: str
+    hint: str | None = None  # markdown built here (never from a payload), shown unescaped
 
 
 def check_approver(
@@ -36,14 +53,31 @@ def check_approver(
     return None
 
 
-def comment_is_approval(comment: dict[str, Any], *, plan_hash: str) -> Refusal | None:
-    is_command, prefix = parse_command(comment.get("body"))
+def pin_refusal(body: str | None, *, plan_hash: str) -> Refusal | None:
+    """``None`` when ``body`` has ``/averos approve <prefix>`` pinning exactly ``plan_hash``."""
+    is_command, prefix = parse_command(body)
+    hint = f"To approve the current plan, post exactly:\n\n{approve_line(plan_hash)}"
     if not is_command:
-        return Refusal("not an approval command")
-    if prefix == "!invalid":
-        return Refusal("use `/averos approve` (optionally followed by the planHash)")
-    if prefix is not None and not plan_hash.startswith(prefix):
-        return Refusal(f"the planHash prefix {prefix} is not the current plan's")
+        return Refusal("not an approval command", hint)
+    if prefix is None or prefix == "!invalid":
+        return Refusal(
+            f"an approval must pin the plan it approves: {APPROVE_COMMAND} followed by at "
+            f"least {PIN_CHARS} characters of the planHash",
+            hint,
+        )
+    if len(prefix) < PIN_CHARS:
+        return Refusal(
+            f"the planHash prefix {prefix} is too short (at least {PIN_CHARS} characters)", hint
+        )
+    if not plan_hash.startswith(prefix):
+        return Refusal(f"the planHash prefix {prefix} is not the current plan's", hint)
+    return None
+
+
+def comment_is_approval(comment: dict[str, Any], *, plan_hash: str) -> Refusal | None:
+    refusal = pin_refusal(comment.get("body"), plan_hash=plan_hash)
+    if refusal is not None:
+        return refusal
     created, updated = comment.get("created_at"), comment.get("updated_at")
     if created and updated and created != updated:
         return Refusal("the approval comment was edited; post a new one")
@@ -73,6 +107,9 @@ def current_approvers(
 ) -> list[str]:
     """Logins whose approval of exactly (plan_hash, head_sha) still holds, re-derived now.
 
+    Each pointer is re-read: a comment must still pin ``plan_hash`` (unedited), a review must
+    be the user's latest, approve ``head_sha`` (its ``commit_id``) and pin ``plan_hash``.
+
     A user whose latest review requests changes (or whose approving review was dismissed)
     does not count, whatever they commented before.
     """
@@ -94,6 +131,7 @@ def current_approvers(
                 word is not None
                 and int(word.get("id", -1)) == ref.id
                 and word.get("commit_id") == head_sha
+                and pin_refusal(word.get("body"), plan_hash=plan_hash) is None
             )
         if (
             ok
@@ -115,6 +153,53 @@ def _comment_holds(
     return comment_is_approval(comment, plan_hash=plan_hash) is None
 
 
+def require_approval(
+    ctx: FlowContext, pr: dict[str, Any] | None, plan: ExecutionPlan, sha: str
+) -> None:
+    """At apply: refuse (:class:`ApplyRefused`) unless ``plan`` is approved on the merged PR."""
+    if pr is None:
+        raise ApplyRefused(
+            f"commit {sha[:12]} is not the merge of a pull "
+            f"request, and plan {plan.plan_hash[:12]} has changes: nothing is "
+            "applied without an approved plan",
+            hint="change the manifest through a pull request",
+        )
+    number = int(pr["number"])
+    head = str((pr.get("head") or {}).get("sha", ""))
+    author = str((pr.get("user") or {}).get("login", ""))
+    sticky = find_sticky(
+        ctx.client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
+    )
+    if sticky is None or sticky.meta is None:
+        raise ApplyRefused(
+            f"pull request #{number} has no averos-ci plan: plan "
+            f"{plan.plan_hash[:12]} was never reviewed"
+        )
+    approvers = current_approvers(
+        ctx.client,
+        pr_number=number,
+        pr_author=author,
+        meta=sticky.meta,
+        plan_hash=plan.plan_hash,
+        head_sha=head,
+        settings=ctx.settings,
+    )
+    if approvers:
+        print(f"plan {plan.plan_hash} approved by {', '.join(approvers)}")
+        return
+    if sticky.meta.plan_hash != plan.plan_hash:
+        raise ApplyRefused(
+            f"the plan approved on #{number} ({sticky.meta.plan_hash[:12]}) is not the plan "
+            f"of this merge ({plan.plan_hash[:12]}): the state branch or the manifest changed",
+            hint="open a pull request to re-plan, approve the new plan and merge it",
+        )
+    raise ApplyRefused(
+        f"plan {plan.plan_hash[:12]} on #{number} has no valid approval for head {head[:12]}",
+        hint=f"a user with {ctx.settings.approval_permission.value} permission "
+        "must approve before merging",
+    )
+
+
 __all__ = [
     "Permission",
     "Refusal",
@@ -122,4 +207,6 @@ __all__ = [
     "comment_is_approval",
     "current_approvers",
     "latest_review_states",
+    "pin_refusal",
+    "require_approval",
 ]

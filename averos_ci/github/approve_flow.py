@@ -1,7 +1,10 @@
-"""``/averos approve`` comments and approving reviews.
+"""``/averos approve <planHash prefix>`` comments and approving reviews.
 
 Counted only when the approver has the configured permission, is not the PR author (unless
-allowed) and approves the plan currently shown for the current head. A valid approval updates
+allowed) and approves the plan currently shown for the current head, pinned by at least 12
+characters of its planHash in the comment or review body (a bare ``/averos approve`` gets a
+reply with the exact line to post). The approval rules are those of the PR's base commit
+(:mod:`averos_ci.github.trust`). A valid approval updates
 the sticky comment, reacts to the command and sets the status to success; an invalid one gets
 a short reply and changes nothing. Comment bodies are matched against the fixed command only.
 """
@@ -15,11 +18,13 @@ from averos_ci.github.approvals import (
     check_approver,
     comment_is_approval,
     current_approvers,
+    pin_refusal,
 )
 from averos_ci.github.comment import ApprovalRef, find_sticky, parse_command, restamp, status_text
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import IssueCommentEvent, PullRequestReviewEvent
 from averos_ci.github.markdown import escape
+from averos_ci.github.trust import trust_base
 
 
 @dataclass(frozen=True)
@@ -52,10 +57,12 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         source = ApprovalRef("review", review.id, login, "", "")
         commit_id = review.commit_id
 
-    client, s = ctx.client, ctx.settings
+    client = ctx.client
+    pr = client.get_pull(number)
+    trust_base(ctx, str((pr.get("base") or {}).get("sha") or "") or None)
+    s = ctx.settings
     if login == ctx.bot_login():
         return ApproveOutcome(False)
-    pr = client.get_pull(number)
     head = str((pr.get("head") or {}).get("sha", ""))
     author = str((pr.get("user") or {}).get("login", ""))
     sticky = find_sticky(
@@ -90,11 +97,19 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
             else {},
             plan_hash=meta.plan_hash,
         )
+    elif isinstance(event, PullRequestReviewEvent):
+        refusal = pin_refusal(event.review.body, plan_hash=meta.plan_hash)
+        if refusal is not None and not parse_command(event.review.body)[0]:
+            refusal = Refusal(
+                "an approving review counts only if its body pins the plan", refusal.hint
+            )
     if refusal is None:
         refusal = check_approver(client, login=login, pr_author=author, settings=s)
     if refusal is not None:
         client.create_comment(
-            number, f"{escape('@' + login)}: approval not counted — {escape(refusal.reason)}."
+            number,
+            f"{escape('@' + login)}: approval not counted — {escape(refusal.reason)}."
+            + (f"\n\n{refusal.hint}" if refusal.hint else ""),
         )
         print(f"approval by {login} not counted: {refusal.reason}")
         ctx.report.set(approved=False, plan_hash=meta.plan_hash if meta else "")
@@ -130,8 +145,10 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
 
 def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
     """A review withdrew an approval (changes requested, dismissed): re-derive and re-show."""
-    client, s = ctx.client, ctx.settings
+    client = ctx.client
     pr = client.get_pull(number)
+    trust_base(ctx, str((pr.get("base") or {}).get("sha") or "") or None)
+    s = ctx.settings
     head = str((pr.get("head") or {}).get("sha", ""))
     author = str((pr.get("user") or {}).get("login", ""))
     sticky = find_sticky(

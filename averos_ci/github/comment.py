@@ -25,6 +25,13 @@ STATUS_OPEN = "<!-- averos-ci:status -->"
 STATUS_CLOSE = "<!-- /averos-ci:status -->"
 _STATUS_RE = re.compile(re.escape(STATUS_OPEN) + r".*?" + re.escape(STATUS_CLOSE), re.S)
 APPROVE_COMMAND = "/averos approve"
+PIN_CHARS = 12  # the shortest planHash prefix that pins a plan in an approval
+
+
+def approve_line(plan_hash: str) -> str:
+    """The exact approval command for ``plan_hash``, as a block to copy."""
+    prefix = "".join(c for c in plan_hash if c in "0123456789abcdef")[:PIN_CHARS]
+    return f"```\n{APPROVE_COMMAND} {prefix}\n```"
 
 
 def marker(project: str) -> str:
@@ -191,9 +198,11 @@ def render_plan_comment(
     if not self_approval:
         who += " other than the pull request author"
     how = (
-        f"To approve, {who} comments `{APPROVE_COMMAND}` or submits an approving review "
-        f"on commit {code(meta.head_sha)}. A new push replaces this plan and voids earlier "
-        "approvals; the plan is applied on merge only if this exact planHash was approved."
+        f"To approve, {who} comments this line, which pins this exact plan:\n\n"
+        f"{approve_line(meta.plan_hash)}\n\n"
+        f"or submits an approving review on commit {code(meta.head_sha)} whose body "
+        "contains that line. A new push replaces this plan and voids earlier approvals; the "
+        "plan is applied on merge only if this exact planHash was approved."
     )
     head = "\n".join(
         [

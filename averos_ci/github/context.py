@@ -39,6 +39,10 @@ class FlowContext:
             self._bot_login = self.client.authenticated_login() or self.settings.bot_login
         return self._bot_login
 
+    def reset_identity(self) -> None:
+        """Forget the cached identity (the settings that name it changed)."""
+        self._bot_login = None
+
     def state_branch(self) -> StateBranch:
         return self.branch(self.settings.state_branch)
 

@@ -12,6 +12,7 @@ from averos_ci.github.approvals import current_approvers
 from averos_ci.github.comment import PlanMeta, find_sticky, render_plan_comment
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import PullRequest, PullRequestEvent
+from averos_ci.github.trust import trust_base
 from averos_ci.plan import ExecutionPlan, compute_plan
 
 SUMMARY_MAX_CHARS = 900_000
@@ -42,6 +43,7 @@ def plan_for(
     ``trusted_run``: a privileged run (``workflow_run``) that read only the manifest of a fork
     PR as data; it may comment where the fork's own run could not.
     """
+    trust_base(ctx, pr.base.sha)  # the approval rules shown are the base branch's
     head = pr.head.sha
     sb = ctx.state_branch()
     tip = sb.fetch()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import logging
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -178,6 +179,32 @@ class StateBranch:
                 hint="the run for the newer head will plan it",
             )
         return self.read(tip, path)
+
+    def read_commit_file(self, sha: str, path: str) -> bytes | None:
+        """``path`` at commit ``sha``, read as data; ``None`` when the file is not there.
+
+        A shallow checkout (actions/checkout) lacks the commit: it is fetched by sha first.
+        """
+        if not re.fullmatch(r"[0-9a-f]{40}", sha):
+            raise GitError(f"{sha[:64]!r} is not a commit sha")
+        try:
+            self.repo.git.cat_file("-e", f"{sha}^{{commit}}")
+        except git.GitCommandError:
+            try:
+                ref = f"{PRIVATE_REF_PREFIX}base"
+                self.repo.git.fetch(
+                    "--no-tags", "--quiet", "--depth=1", self.remote, f"+{sha}:{ref}"
+                )
+            except git.GitCommandError as exc:
+                raise GitError(f"cannot fetch commit {sha[:12]}: {_stderr(exc)}") from None
+        try:
+            blob = self.repo.commit(sha).tree / path
+        except KeyError:
+            return None
+        if not isinstance(blob, git.Blob):
+            return None
+        data: bytes = blob.data_stream.read()
+        return data
 
     # -- writing ---------------------------------------------------------------------------
 

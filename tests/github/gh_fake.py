@@ -70,6 +70,7 @@ class FakeGitHub:
     requests: list[Recorded] = field(default_factory=list)
     faults: list[tuple[str, str, Callable[[], Response]]] = field(default_factory=list)
     user_login: str | None = None  # None: GET /user answers 403 (installation token)
+    base_sha: str = "0" * 40  # base.sha of new pull requests (the world sets its main tip)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1000))
     _clock: datetime = field(default_factory=lambda: datetime(2026, 1, 1, tzinfo=UTC))
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -102,7 +103,7 @@ class FakeGitHub:
             "state": "open",
             "user": {"login": author},
             "head": {"sha": head_sha, "ref": head_ref, "repo": {"full_name": head_repo}},
-            "base": {"sha": "0" * 40, "ref": "main", "repo": {"full_name": self.repo}},
+            "base": {"sha": self.base_sha, "ref": "main", "repo": {"full_name": self.repo}},
             "merged": False,
             "merged_at": None,
             "merge_commit_sha": None,
@@ -122,13 +123,15 @@ class FakeGitHub:
         with self._lock:
             return self._new_comment(number, user, body)
 
-    def add_review(self, number: int, *, user: str, state: str, commit_id: str) -> dict[str, Any]:
+    def add_review(
+        self, number: int, *, user: str, state: str, commit_id: str, body: str = ""
+    ) -> dict[str, Any]:
         review = {
             "id": next(self._ids),
             "user": {"login": user},
             "state": state,
             "commit_id": commit_id,
-            "body": "",
+            "body": body,
             "submitted_at": self._now(),
         }
         self.reviews.setdefault(number, []).append(review)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from averos_ci.github.comment import PlanMeta
 from tests.github.gh_fake import TOKEN, FakeGitHub
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -79,6 +80,7 @@ class World:
         git(self.dev, "add", "-A")
         git(self.dev, "commit", "-q", "-m", "initial")
         git(self.dev, "push", "-q", "origin", "main")
+        self.fake.base_sha = git(self.dev, "rev-parse", "HEAD")  # what new PRs merge into
 
     def write_config(self) -> None:
         config = json.loads((EXAMPLE_DIR / "averos.config.json").read_text(encoding="utf-8"))
@@ -140,6 +142,14 @@ class World:
         except subprocess.CalledProcessError:
             return None
 
+    def approve_command(self, number: int) -> str:
+        """``/averos approve <planHash prefix>`` for the plan in PR ``number``'s sticky comment."""
+        for c in self.fake.bot_comments(number):
+            meta = PlanMeta.decode(str(c["body"]))
+            if meta is not None and "averos-ci:plan" in str(c["body"]):
+                return f"/averos approve {meta.plan_hash[:12]}"
+        raise AssertionError(f"no plan comment on #{number}")
+
     # -- events ----------------------------------------------------------------------------
 
     def _repo(self, payload: dict[str, Any]) -> None:
@@ -160,6 +170,7 @@ class World:
         p["head"]["sha"], p["head"]["ref"] = pr["head"]["sha"], pr["head"]["ref"]
         p["head"]["repo"]["full_name"] = pr["head"]["repo"]["full_name"]
         p["base"]["repo"]["full_name"] = self.fake.repo
+        p["base"]["sha"] = pr["base"]["sha"]
         return payload
 
     def comment_event(self, number: int, comment: dict[str, Any]) -> dict[str, Any]:
@@ -182,7 +193,10 @@ class World:
         self._repo(payload)
         pr = self.fake.pulls[number]
         payload["review"].update(
-            id=review["id"], state=review["state"].lower(), commit_id=review["commit_id"]
+            id=review["id"],
+            state=review["state"].lower(),
+            commit_id=review["commit_id"],
+            body=review.get("body", ""),
         )
         payload["review"]["user"]["login"] = review["user"]["login"]
         p = payload["pull_request"]
@@ -191,11 +205,18 @@ class World:
             pr["user"]["login"],
             pr["head"]["sha"],
         )
+        p["base"]["sha"] = pr["base"]["sha"]
         return payload
 
-    def push_event(self, sha: str, before: str = "0" * 40) -> dict[str, Any]:
+    def push_event(self, sha: str, before: str | None = None) -> dict[str, Any]:
+        """A push of ``sha`` to main; ``before`` defaults to its first parent."""
         payload = load_payload("push.json")
         self._repo(payload)
+        if before is None:
+            try:
+                before = git(self.origin, "rev-parse", "--verify", "--quiet", f"{sha}^1")
+            except subprocess.CalledProcessError:  # a root commit: the branch was created
+                before = "0" * 40
         payload.update(ref="refs/heads/main", after=sha, before=before)
         return payload
 

@@ -78,6 +78,7 @@ def test_composite_action_under_act(tmp_path: Path, fake: FakeGitHub) -> None:
     payload["repository"]["full_name"] = fake.repo
     payload["number"] = payload["pull_request"]["number"] = 5
     payload["pull_request"]["head"]["sha"] = head
+    payload["pull_request"]["base"]["sha"] = head  # the approval rules are read there
     payload["pull_request"]["head"]["repo"]["full_name"] = fake.repo
     event = tmp_path / "event.json"
     event.write_text(json.dumps(payload), encoding="utf-8")

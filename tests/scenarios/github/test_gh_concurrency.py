@@ -23,7 +23,7 @@ def approved_pr(world: World, number: int, branch: str, extra: int, *, base: str
     world.fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
     r = world.run("pull_request", world.pr_event("opened", number), head)
     assert r.code == 0, r.stderr
-    c = world.fake.add_comment(number, user="bob", body="/averos approve")
+    c = world.fake.add_comment(number, user="bob", body=world.approve_command(number))
     r = world.run("issue_comment", world.comment_event(number, c), head)
     assert r.code == 0 and r.outputs["approved"] == "true", r.stdout + r.stderr
     return head

@@ -38,7 +38,7 @@ def plan(world: World, number: int, head: str) -> None:
 
 
 def approve_by(world: World, number: int, head: str, user: str = "bob") -> dict[str, Any]:
-    c = world.fake.add_comment(number, user=user, body="/averos approve")
+    c = world.fake.add_comment(number, user=user, body=world.approve_command(number))
     r = world.run("issue_comment", world.comment_event(number, c), head)
     assert r.code == 0, r.stderr
     return c

@@ -58,7 +58,7 @@ def test_pull_request_to_apply(world: World, fake: FakeGitHub) -> None:
     assert fake.sent("GET", r"/issues/1/comments$"), "comment list was read"
 
     # a read-only user's approval is ignored, with a short reply
-    c = fake.add_comment(1, user="reader", body="/averos approve")
+    c = fake.add_comment(1, user="reader", body=world.approve_command(1))
     r = run("issue_comment", world.comment_event(1, c), head1)
     assert r.code == 0, r.stderr
     assert r.outputs["approved"] == "false"
@@ -72,14 +72,16 @@ def test_pull_request_to_apply(world: World, fake: FakeGitHub) -> None:
     assert fake.latest_status(head1)["state"] == "pending"  # type: ignore[index]
 
     # the author cannot approve their own plan
-    c = fake.add_comment(1, user="alice", body="/averos approve")
+    c = fake.add_comment(1, user="alice", body=world.approve_command(1))
     r = run("issue_comment", world.comment_event(1, c), head1)
     assert r.code == 0 and r.outputs["approved"] == "false"
     assert any("cannot approve its own plan" in str(x["body"]) for x in fake.bot_comments(1))
     assert fake.latest_status(head1)["state"] == "pending"  # type: ignore[index]
 
     # a writer's approving review on the planned head counts
-    review = fake.add_review(1, user="bob", state="APPROVED", commit_id=head1)
+    review = fake.add_review(
+        1, user="bob", state="APPROVED", commit_id=head1, body=world.approve_command(1)
+    )
     r = run("pull_request_review", world.review_event(1, review), head1)
     assert r.code == 0, r.stderr
     assert r.outputs["approved"] == "true"
@@ -100,7 +102,7 @@ def test_pull_request_to_apply(world: World, fake: FakeGitHub) -> None:
     assert fake.latest_status(head2)["state"] == "pending"  # type: ignore[index]
 
     # the old review (commit head1) does not count for head2; re-approval by comment does
-    c = fake.add_comment(1, user="bob", body="LGTM\n/averos approve")
+    c = fake.add_comment(1, user="bob", body=f"LGTM\n{world.approve_command(1)}")
     r = run("issue_comment", world.comment_event(1, c), head2)
     assert r.code == 0 and r.outputs["approved"] == "true", r.stderr
     assert (c["id"], "+1") in fake.reactions

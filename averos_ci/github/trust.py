@@ -1,0 +1,69 @@
+"""Who may approve is decided by the branch a pull request merges into, never by the PR.
+
+The checked-out config of a ``push`` (the merge commit) or a ``pull_request_review`` (the PR's
+merge ref) is the pull request's own: it could name itself the bot, allow self-approval or
+lower the permission needed. So the approval rules (:data:`TRUSTED_FIELDS`) are re-read from
+``averos.config.json`` as of the *base* commit — the push's ``before``, or the PR's
+``base.sha`` — and the built-in defaults apply when the file does not exist there yet.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from averos_ci.config import CONFIG_FILE_NAME, load_config
+from averos_ci.errors import ConfigError
+from averos_ci.github.context import FlowContext
+from averos_ci.github.settings import GitHubSettings
+
+# Settings that decide whose approval counts and which comment is the bot's own.
+TRUSTED_FIELDS = ("approval_permission", "allow_self_approval", "bot_login")
+
+
+def base_settings(ctx: FlowContext, base_sha: str | None) -> GitHubSettings:
+    """``ctx.settings`` with :data:`TRUSTED_FIELDS` as configured at ``base_sha``.
+
+    No base (``None`` or the all-zero sha of a new branch) or no config file there: the
+    built-in defaults. A base config that cannot be read or parsed fails (never the PR's).
+    """
+    source = GitHubSettings()
+    if base_sha and base_sha.strip("0"):
+        cfg = ctx.config.config_path
+        if cfg is None:
+            raise ConfigError("the GitHub flow needs a config file")
+        try:
+            rel = cfg.resolve().relative_to(ctx.repo_root).as_posix()
+        except ValueError:
+            raise ConfigError("the config file is outside the repository", path=cfg) from None
+        raw = ctx.state_branch().read_commit_file(base_sha, rel)
+        if raw is not None:
+            with tempfile.TemporaryDirectory(prefix="averos-ci-base-") as tmp:
+                path = Path(tmp) / (cfg.name or CONFIG_FILE_NAME)
+                path.write_bytes(raw)
+                try:
+                    github = load_config(path).github
+                    source = GitHubSettings.model_validate(github or {})
+                except (ConfigError, ValueError) as exc:
+                    raise ConfigError(
+                        f"{rel} at the base commit {base_sha[:12]} is invalid: {exc}",
+                        hint="the approval rules are read from the base branch's config",
+                    ) from None
+    return ctx.settings.model_copy(update={f: getattr(source, f) for f in TRUSTED_FIELDS})
+
+
+def trust_base(ctx: FlowContext, base_sha: str | None) -> None:
+    """Switch ``ctx`` to the approval rules of ``base_sha`` (see :func:`base_settings`)."""
+    settings = base_settings(ctx, base_sha)
+    changed = [
+        GitHubSettings.model_fields[f].alias or f
+        for f in TRUSTED_FIELDS
+        if getattr(settings, f) != getattr(ctx.settings, f)
+    ]
+    if changed:
+        print(
+            "approval rules are read from the base "
+            f"{(base_sha or 'defaults')[:12]}; ignoring this commit's " + ", ".join(changed)
+        )
+    ctx.settings = settings
+    ctx.reset_identity()

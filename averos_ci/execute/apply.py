@@ -122,9 +122,6 @@ def apply(
             store.close()
             if event_log is not None:
                 event_log.close()
-        state = planned.base_state
-        if success:  # the applied state first: a report that cannot be written must not lose it
-            state = _record_success(planned, store, state_store)
         try:
             _write_reports(
                 result,
@@ -134,12 +131,16 @@ def apply(
                 summary_md=summary_md,
                 summary_json=summary_json,
             )
-        except OSError as exc:
+        except OSError as exc:  # paths were checked up front: a full disk, a vanished folder
             raise InputError(
-                f"the run finished ({'succeeded' if success else 'not successful'}) but a "
-                f"report could not be written: {exc.strerror}",
+                f"a report could not be written: {exc.strerror}",
                 path=exc.filename,
+                hint="the run's checkpoints are kept: fix the path and run again with --resume "
+                "to record the applied state and write the reports",
             ) from None
+        state = planned.base_state
+        if success:  # after the reports: a crash in between is finished by --resume
+            state = _record_success(planned, store, state_store)
     return ApplyOutcome(
         plan=plan,
         summary=result.summary,

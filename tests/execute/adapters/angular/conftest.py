@@ -50,6 +50,8 @@ def angular_template(angular_cache_dir: Path) -> Path:
     finally:
         if old is None:
             del os.environ["AVEROS_CI_CACHE_DIR"]
+        else:
+            os.environ["AVEROS_CI_CACHE_DIR"] = old
 
 
 @pytest.fixture

@@ -17,24 +17,49 @@ from averos_ci.execute import CheckpointStatus, FileCheckpointStore
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = REPO_ROOT / "examples" / "todoapp"
+COMMAND = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"]
+
+
+def _project(tmp_path: Path, *, latency_ms: int) -> Path:
+    project = tmp_path / "p"
+    shutil.copytree(EXAMPLE, project)
+    _set_latency(project, latency_ms)
+    return project
+
+
+def _set_latency(project: Path, latency_ms: int | None) -> None:
+    config_path = project / "averos.config.json"
+    config = json.loads(config_path.read_text())
+    config["adapterOptions"] = {"latencyMs": latency_ms} if latency_ms is not None else {}
+    config_path.write_text(json.dumps(config))
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+
+
+def _start_and_wait_for(project: Path, status: bytes) -> subprocess.Popen[str]:
+    """Start a run and return once a checkpoint with ``status`` has been written."""
+    proc = subprocess.Popen(COMMAND, cwd=project, env=_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    checkpoints = project / ".averos/checkpoints.json"
+    deadline = time.monotonic() + 60
+    while status not in (checkpoints.read_bytes() if checkpoints.exists() else b""):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.02)
+    return proc
+
+
+def _resume(project: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*COMMAND, "--resume"], cwd=project, env=_env(), capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_signal_persists_progress_and_exits_130(tmp_path: Path, sig: signal.Signals) -> None:
-    project = tmp_path / "p"
-    shutil.copytree(EXAMPLE, project)
-    config = json.loads((project / "averos.config.json").read_text())
-    config["adapterOptions"] = {"latencyMs": 100}
-    (project / "averos.config.json").write_text(json.dumps(config))
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    command = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"]
-    proc = subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    project = _project(tmp_path, latency_ms=100)
     checkpoints = project / ".averos/checkpoints.json"
-    deadline = time.monotonic() + 60
-    while b'"SUCCESS"' not in (checkpoints.read_bytes() if checkpoints.exists() else b""):
-        assert time.monotonic() < deadline and proc.poll() is None
-        time.sleep(0.02)
+    proc = _start_and_wait_for(project, b'"SUCCESS"')
     proc.send_signal(sig)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
@@ -47,27 +72,14 @@ def test_signal_persists_progress_and_exits_130(tmp_path: Path, sig: signal.Sign
     summary = json.loads((project / ".averos/logs/summary.json").read_text())
     assert summary["cancelled"] > 0 and summary["success"] is False
     assert not (project / ".averos/state.json").exists()
-    resumed = subprocess.run([*command, "--resume"], cwd=project, env=env, capture_output=True,
-                             text=True, timeout=120)  # fmt: skip
+    resumed = _resume(project)
     assert resumed.returncode == 0, resumed.stderr
 
 
 def test_second_signal_aborts_the_running_node(tmp_path: Path) -> None:
-    project = tmp_path / "p"
-    shutil.copytree(EXAMPLE, project)
-    config_path = project / "averos.config.json"
-    config = json.loads(config_path.read_text())
-    config["adapterOptions"] = {"latencyMs": 600_000}  # only an abort ends this node
-    config_path.write_text(json.dumps(config))
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    command = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"]
-    proc = subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    project = _project(tmp_path, latency_ms=600_000)  # only an abort ends this node
     checkpoints = project / ".averos/checkpoints.json"
-    deadline = time.monotonic() + 60
-    while b'"RUNNING"' not in (checkpoints.read_bytes() if checkpoints.exists() else b""):
-        assert time.monotonic() < deadline and proc.poll() is None
-        time.sleep(0.02)
+    proc = _start_and_wait_for(project, b'"RUNNING"')
     proc.send_signal(signal.SIGINT)
     time.sleep(0.3)
     proc.send_signal(signal.SIGINT)
@@ -75,8 +87,6 @@ def test_second_signal_aborts_the_running_node(tmp_path: Path) -> None:
     assert proc.returncode == 130, stderr
     log = FileCheckpointStore(checkpoints).read()
     assert [cp.status for cp in log.checkpoints.values()] == [CheckpointStatus.RUNNING]
-    config["adapterOptions"] = {}
-    config_path.write_text(json.dumps(config))
-    resumed = subprocess.run([*command, "--resume"], cwd=project, env=env, capture_output=True,
-                             text=True, timeout=120)  # fmt: skip
+    _set_latency(project, None)
+    resumed = _resume(project)
     assert resumed.returncode == 0, resumed.stderr

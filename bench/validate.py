@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _timing import wall
 
 ROOT = Path(__file__).resolve().parents[1]
-GOLDEN = ROOT.parent / "shared" / "fixtures" / "averos" / "todoapp-manifest.json"
+GOLDEN = ROOT / "tests" / "data" / "averos" / "todoapp-manifest.json"
 
 
 def main() -> None:

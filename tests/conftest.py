@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,8 +9,8 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("AVEROS_CI_SHARED", REPO_ROOT.parent / "shared"))
-FIXTURES = SHARED / "fixtures"
+# Real inputs (provenance: tests/data/SOURCES.md), kept in the repository: a clone is complete.
+FIXTURES = REPO_ROOT / "tests" / "data"
 GOLDEN_MANIFEST = FIXTURES / "averos" / "todoapp-manifest.json"
 EVENTS = FIXTURES / "github" / "events"
 EXAMPLE_DIR = REPO_ROOT / "examples" / "todoapp"

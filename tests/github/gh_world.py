@@ -19,12 +19,7 @@ from averos_ci.github.comment import PlanMeta
 from tests.github.gh_fake import TOKEN, FakeGitHub
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-EVENTS = (
-    Path(os.environ.get("AVEROS_CI_SHARED", REPO_ROOT.parent / "shared"))
-    / "fixtures"
-    / "github"
-    / "events"
-)
+EVENTS = REPO_ROOT / "tests" / "data" / "github" / "events"
 EXAMPLE_DIR = REPO_ROOT / "examples" / "todoapp"
 STATE_BRANCH = "averos-state"
 CLI = [sys.executable, "-c", "from averos_ci.cli import main; main()"]

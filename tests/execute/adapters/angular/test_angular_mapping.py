@@ -20,7 +20,7 @@ from averos_ci.plan import compute_plan
 
 REPO = Path(__file__).resolve().parents[4]
 EXAMPLE = REPO / "examples" / "todoapp" / "todoapp.manifest.yaml"
-GOLDEN = REPO.parent / "shared" / "fixtures" / "averos" / "todoapp-manifest.json"
+GOLDEN = REPO / "tests" / "data" / "averos" / "todoapp-manifest.json"
 
 # docs/CONTRACTS-internal.md, "Plan nodes": every command the planner may emit.
 CONTRACT_COMMANDS = {
@@ -44,9 +44,8 @@ CONTRACT_COMMANDS = {
 def _planned_commands() -> set[str]:
     commands = set()
     for manifest in (EXAMPLE, GOLDEN):
-        if manifest.exists():
-            plan = compute_plan(manifest_path=manifest, state=None).plan
-            commands |= {node.command for node in plan.nodes}
+        plan = compute_plan(manifest_path=manifest, state=None).plan
+        commands |= {node.command for node in plan.nodes}
     return commands
 
 
@@ -118,9 +117,8 @@ def test_schematics_and_options_exist_in_the_collection(angular_template: Path) 
     collection = json.loads((package / "schematics" / "collection.json").read_text())
     samples = {}
     for manifest in (EXAMPLE, GOLDEN):
-        if manifest.exists():
-            for node in compute_plan(manifest_path=manifest, state=None).plan.nodes:
-                samples.setdefault(node.command, node.args)
+        for node in compute_plan(manifest_path=manifest, state=None).plan.nodes:
+            samples.setdefault(node.command, node.args)
     for command, op in OPERATIONS.items():
         if not isinstance(op, Schematic):
             continue

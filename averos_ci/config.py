@@ -5,6 +5,7 @@ Precedence: CLI flag > config file > default. Relative paths are relative to the
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from pydantic.alias_generators import to_camel
 
 from averos_ci._model import RunMode
 from averos_ci.errors import ConfigError
-from averos_ci.source import SourceError, load_document, pointer_str
+from averos_ci.source import Document, SourceError, load_document, pointer_str
 
 CONFIG_FILE_NAME = "averos.config.json"
 CONFIG_MAX_BYTES = 1024 * 1024
@@ -39,9 +40,20 @@ class ConfigFile(BaseModel):
     concurrency: StrictInt | None = Field(default=None, ge=1, le=64)
     listeners: list[StrictStr] | None = None  # "module:attribute" factories of RunnerEventListener
     github: dict[str, Any] | None = None  # read by averos_ci.github.settings
+    averos_version: StrictStr | None = None  # Averos: @wiforge/averos version (angular adapter)
+    local_tgz: StrictStr | None = None  # Averos: install @wiforge/averos from this tarball
 
 
 KNOWN_KEYS = frozenset(f.alias or n for n, f in ConfigFile.model_fields.items())
+# Averos's keys for its `averos generate` (LLM) command: accepted, not used by averos-ci.
+AVEROS_ONLY_KEYS = frozenset(
+    {"llmProvider", "ollamaBaseUrl", "ollamaModel", "localLlmBaseUrl", "localLlmModel"}
+    | {"llmTimeoutMs"}
+)
+AVEROS_ONLY_PREFIXES = ("localLlm",)
+# Averos's loader takes "true"/"false" for booleans; JavaScript takes "600000" for numbers.
+_BOOL_KEYS = frozenset({"development"})
+_INT_KEYS = frozenset({"timeoutMs", "maxAttempts"})
 
 
 @dataclass(frozen=True)
@@ -64,6 +76,8 @@ class RunConfig:
     concurrency: int = 1
     listeners: tuple[str, ...] = ()
     github: dict[str, Any] = field(default_factory=dict)
+    averos_version: str | None = None
+    local_tgz: Path | None = None
     warnings: tuple[str, ...] = ()
 
     def with_overrides(self, **overrides: Any) -> RunConfig:
@@ -98,8 +112,9 @@ def load_config(path: str | Path | None, *, required: bool = True) -> RunConfig:
         raise ConfigError(
             exc.message, path=exc.path, line=exc.line, column=exc.column, hint=exc.hint
         ) from None
+    data, warnings = _averos_value_forms(doc, path)
     try:
-        parsed = ConfigFile.model_validate(doc.data)
+        parsed = ConfigFile.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(err["loc"])
@@ -111,9 +126,8 @@ def load_config(path: str | Path | None, *, required: bool = True) -> RunConfig:
             column=col,
             hint="see 'Configuration' in the README",
         ) from None
-    warnings = []
     for key in doc.data:
-        if key not in KNOWN_KEYS:
+        if key not in KNOWN_KEYS and not _averos_only(key):
             line, col = doc.locate((key,), key=True)
             warnings.append(f"{path}:{line}:{col}: warning CFG-01 unknown config key {key!r}")
     base = path.parent
@@ -123,9 +137,42 @@ def load_config(path: str | Path | None, *, required: bool = True) -> RunConfig:
         value = getattr(parsed, name)
         if value is None:
             continue
-        if name in _PATH_KEYS:
+        if name in _PATH_KEYS or name == "local_tgz":
             value = (base / value).resolve()
         elif name == "listeners":
             value = tuple(value)
         values[name] = value
     return replace(cfg, config_path=path, warnings=tuple(warnings), **values)
+
+
+def _averos_only(key: str) -> bool:
+    return key in AVEROS_ONLY_KEYS or key.startswith(AVEROS_ONLY_PREFIXES)
+
+
+def _averos_value_forms(doc: Document, path: Path) -> tuple[Any, list[str]]:
+    """Averos's documented value forms (``"development": "true"``, ``"timeoutMs": "600000"``)
+    converted to JSON booleans/numbers, each with a located warning naming the canonical form."""
+    data = doc.data
+    warnings: list[str] = []
+    if not isinstance(data, dict):
+        return data, warnings
+    data = dict(data)
+    for key, value in doc.data.items():
+        if not isinstance(value, str):
+            continue
+        text = value.strip()
+        canonical: bool | int | None = None
+        if key in _BOOL_KEYS and text in ("true", "false"):
+            canonical = text == "true"
+        elif key in _INT_KEYS and text.isascii() and text.isdigit():
+            canonical = int(text)
+        if canonical is None:
+            continue
+        data[key] = canonical
+        line, col = doc.locate((key,))
+        written = json.dumps(canonical)
+        warnings.append(
+            f"{path}:{line}:{col}: warning CFG-02 {key!r} is the string {value!r}; "
+            f'accepted as {written} — write "{key}": {written}'
+        )
+    return data, warnings

@@ -12,7 +12,12 @@ from pathlib import Path
 
 from averos_ci.config import RunConfig
 from averos_ci.errors import InputError
-from averos_ci.execute.adapters import get_adapter
+from averos_ci.execute.adapters import adapter_options, get_adapter
+from averos_ci.execute.averos_logs import (
+    AverosExecutionLog,
+    write_execution_plan,
+    write_summary_text,
+)
 from averos_ci.execute.checkpoints import (
     CheckpointStore,
     FileCheckpointStore,
@@ -83,7 +88,7 @@ def apply(
             path=config.manifest_path,
             hint="revert those changes, or remove and re-add the elements under new names",
         )
-    adapter = adapter or get_adapter(config.adapter, config.adapter_options)
+    adapter = adapter or get_adapter(config.adapter, adapter_options(config))
     cancel = cancel or CancelToken()
     with tempfile.TemporaryDirectory(prefix="averos-ci-dry-run-") as scratch:
         logs_dir = Path(scratch) if dry_run else config.logs_dir
@@ -94,6 +99,9 @@ def apply(
         event_log = None if dry_run else JsonlEventLog(config.logs_dir / EVENTS_FILE_NAME)
         if event_log is not None:
             builtin.append(event_log)
+            # Averos's own files too, for tooling written against Averos's CLI
+            write_execution_plan(config.logs_dir, plan, warnings=planned.warnings)
+            builtin.append(AverosExecutionLog(config.logs_dir, plan))
         runner = Runner(
             plan=plan,
             adapter=adapter,
@@ -227,6 +235,7 @@ def _write_reports(
 
     if not dry_run:
         write_summary_json(config.logs_dir / SUMMARY_FILE_NAME, result.summary)
+        write_summary_text(config.logs_dir, result.summary, result.records)
     if summary_json is not None:
         write_summary_json(summary_json, result.summary)
     if junit is not None:

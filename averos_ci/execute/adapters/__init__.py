@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from averos_ci.errors import ConfigError, InputError
 from averos_ci.execute.contracts import AdapterFactory, ExecutionAdapter
 
-ENTRY_POINT_GROUP = "averos_ci.adapters"
-_BUILTIN = {"mock": "averos_ci.execute.adapters.mock:MockAdapter"}
+if TYPE_CHECKING:
+    from averos_ci.config import RunConfig
 
-__all__ = ["ENTRY_POINT_GROUP", "available_adapters", "get_adapter"]
+ENTRY_POINT_GROUP = "averos_ci.adapters"
+_BUILTIN = {
+    "mock": "averos_ci.execute.adapters.mock:MockAdapter",
+    "node-module": "averos_ci.execute.adapters.node_module:NodeModuleAdapter",
+}
+
+__all__ = ["ENTRY_POINT_GROUP", "adapter_options", "available_adapters", "get_adapter"]
 
 
 def _entry_points() -> dict[str, EntryPoint]:
@@ -47,3 +53,18 @@ def get_adapter(name: str, options: Mapping[str, Any] | None = None) -> Executio
     if not isinstance(adapter, ExecutionAdapter):
         raise ConfigError(f"adapter {name!r} does not implement ExecutionAdapter")
     return adapter
+
+
+def adapter_options(config: RunConfig) -> dict[str, Any]:
+    """``adapterOptions`` completed from the config: Averos's top-level ``averosVersion`` /
+    ``localTgz`` for the Angular adapter (``adapterOptions`` wins when both are set), and the
+    config file's folder, against which ``node-module`` resolves (and confines) its module."""
+    options = dict(config.adapter_options)
+    if config.adapter == "angular-schematics":
+        if config.averos_version is not None:
+            options.setdefault("averosVersion", config.averos_version)
+        if config.local_tgz is not None:
+            options.setdefault("localTgz", str(config.local_tgz))
+    elif config.adapter == "node-module":
+        options["configDir"] = str(config.base_dir)
+    return options

@@ -4,30 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from averos_ci.execute.adapters._env import scrubbed_env
 from averos_ci.execute.contracts import ExecutionFailure
 
 from . import children
 
 EXCERPT_CHARS = 4000
-
-
-_SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|AUTH", re.I)
-
-
-def _is_secret(name: str) -> bool:
-    """Variables npm packages and schematics (third-party code) must never see: the GitHub
-    token of an apply job has contents:write. Also git's ``GIT_CONFIG_*`` pairs, through which
-    averos-ci hands git its credentials, and the runner's ``INPUT_*`` action inputs."""
-    upper = name.upper()
-    if upper.startswith(("GIT_CONFIG_", "INPUT_", "ACTIONS_")):
-        return True
-    return bool(_SECRET_NAME.search(name)) and not upper.startswith("NPM_CONFIG_")
 
 
 def tool_env(cache_dir: Path, *, registry: str | None = None) -> dict[str, str]:
@@ -36,7 +23,7 @@ def tool_env(cache_dir: Path, *, registry: str | None = None) -> dict[str, str]:
     npm and the Angular CLI would otherwise write into ``$HOME`` (``~/.npm``,
     ``~/.angular-config.json``); CI runners and the test-suite forbid that.
     """
-    env = {k: v for k, v in os.environ.items() if not _is_secret(k)}
+    env = scrubbed_env()
     env.update(
         {
             "npm_config_cache": str(cache_dir / "npm"),

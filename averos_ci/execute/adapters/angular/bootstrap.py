@@ -6,14 +6,16 @@
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from averos_ci.errors import ToolchainError
+from averos_ci.errors import ConfigError, ToolchainError
 from averos_ci.execute.contracts import ExecutionContext
 
 from ._proc import CommandFailed, run, tool_env
 from .options import AngularOptions
+from .tarball import LocalTarball, read_tarball
 from .toolchain import Toolchain, find_toolchain
 from .workspace import check_app_name
 
@@ -43,6 +45,7 @@ class BootstrapSpec:
     cache_root: Path
     timeout_s: float
     toolchain: Toolchain
+    local_tgz: LocalTarball | None = None
 
     @classmethod
     def from_options(
@@ -55,11 +58,13 @@ class BootstrapSpec:
     ) -> BootstrapSpec:
         from .cache import cache_root as default_cache_root
 
+        tarball = local_tarball(options)
         return cls(
             app_name=check_app_name(app_name),
             language=language,
             angular_cli_version=options.angular_cli_version,
-            averos_version=options.averos_version,
+            averos_version=tarball.version if tarball else options.averos_version,
+            local_tgz=tarball,
             types_node_version=options.types_node_version,
             collection=options.collection,
             style=options.style,
@@ -70,7 +75,10 @@ class BootstrapSpec:
         )
 
     def key_fields(self) -> dict[str, str]:
+        # localTgz only when set: the keys of templates installed from the registry stay put.
+        tarball = {"localTgz": self.local_tgz.sha256[:16]} if self.local_tgz else {}
         return {
+            **tarball,
             "appName": self.app_name,
             "language": self.language,
             "angularCli": self.angular_cli_version,
@@ -111,6 +119,8 @@ def create_workspace(
         run(steps[0][0], cwd=steps[0][1], env=env, timeout=spec.timeout_s, log=log)
         # Averos 1.4.x peer dependencies do not resolve strictly with npm >= 7.
         (dest / ".npmrc").write_text("legacy-peer-deps=true\n", encoding="utf-8")
+        if spec.local_tgz is not None:
+            env = _install_tarball(dest, spec, env, log=log)
         run(
             [
                 tc.npx,
@@ -146,6 +156,41 @@ def create_workspace(
             f"CLI {spec.angular_cli_version} must support Node "
             f"{'.'.join(map(str, tc.node_version))}",
         ) from None
+
+
+def local_tarball(options: AngularOptions) -> LocalTarball | None:
+    if options.local_tgz is None:
+        return None
+    tarball = read_tarball(Path(options.local_tgz), collection=options.collection)
+    if "averos_version" in options.model_fields_set and options.averos_version != tarball.version:
+        raise ConfigError(
+            f"averosVersion {options.averos_version} does not match the localTgz tarball "
+            f"({tarball.name}@{tarball.version})",
+            path=tarball.path,
+            hint=f"set averosVersion to {tarball.version}, or remove it",
+        )
+    return tarball
+
+
+def _install_tarball(
+    dest: Path, spec: BootstrapSpec, env: dict[str, str], *, log: Path | None
+) -> dict[str, str]:
+    """Install the collection from the tarball, offline (npm's cache only, never the
+    registry); vendored into the workspace so that a later `npm ci` finds it too. Returns
+    the environment for the steps that follow: `ng add` then only runs the schematic."""
+    assert spec.local_tgz is not None
+    vendored = dest / "vendor" / spec.local_tgz.path.name
+    vendored.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(spec.local_tgz.path, vendored)
+    offline = {**env, "npm_config_offline": "true"}
+    run(
+        [spec.toolchain.npm, "install", f"./vendor/{vendored.name}"],
+        cwd=dest,
+        env=offline,
+        timeout=spec.timeout_s,
+        log=log,
+    )
+    return offline
 
 
 def install_dependencies(

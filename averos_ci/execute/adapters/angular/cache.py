@@ -19,7 +19,7 @@ from pathlib import Path
 from averos_ci._fs import atomic_write_text
 from averos_ci.errors import AverosCIError
 
-from .bootstrap import BootstrapSpec, create_workspace
+from .bootstrap import BootstrapSpec, create_workspace, local_tarball
 from .options import AngularOptions
 from .toolchain import check_registry
 
@@ -52,9 +52,11 @@ def cached_template(root: Path, spec: BootstrapSpec) -> Path | None:
 
 def find_matching_template(root: Path, options: AngularOptions) -> Path | None:
     """Any ready template built with these versions (the app name is not known yet)."""
+    tarball = local_tarball(options)
     wanted = {
+        "localTgz": tarball.sha256[:16] if tarball else None,
         "angularCli": options.angular_cli_version,
-        "averos": options.averos_version,
+        "averos": tarball.version if tarball else options.averos_version,
         "typesNode": options.types_node_version,
         "collection": options.collection,
     }

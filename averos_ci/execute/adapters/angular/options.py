@@ -40,6 +40,9 @@ class AngularOptions(BaseModel):
         default=1800.0, gt=0, le=86_400
     )  # ng new / ng add / npm install
     style: str = "scss"
+    # An `npm pack` tarball of the collection, installed with no registry access (Averos's
+    # localTgz; set from the config's top-level key). Its version replaces averosVersion.
+    local_tgz: str | None = None
 
 
 def parse_options(options: Mapping[str, Any]) -> AngularOptions:

@@ -63,6 +63,8 @@ def find_toolchain(min_node_version: str) -> Toolchain:
 def check_registry(toolchain: Toolchain, *, cache_dir: Path, registry: str | None) -> None:
     """``npm ping``: the bootstrap installs packages, so the registry must answer first."""
     env = tool_env(cache_dir, registry=registry)
+    if env.get("npm_config_offline", "").lower() == "true":
+        return  # npm was told to use its cache only: the registry is never asked
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
         run(

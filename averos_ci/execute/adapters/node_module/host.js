@@ -85,7 +85,8 @@ async function main() {
   try {
     adapter = await loadAdapter();
   } catch (err) {
-    protocolWrite({ type: 'fatal', error: describeError(err).message, stack: describeError(err).stack });
+    const { name, message, stack } = describeError(err);
+    protocolWrite({ type: 'fatal', error: `${name}: ${message}`, stack });
     process.exit(3);
   }
   const methods = ['preflight', 'open', 'execute', 'close'].filter(

@@ -67,6 +67,10 @@ def state_hash(state: AppliedState | None) -> str:
 
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:
     """Bring an older state document to the current format (pure; raises ValueError)."""
+    if "formatVersion" not in data:  # Averos's own state.json: step 0 of the chain
+        from averos_ci.state.averos_compat import averos_to_v2
+
+        data = averos_to_v2(data)
     version = data.get("formatVersion")
     if version == 1:
         # v1 (averos-ci 0.0.x) had no serial/lineage/nodeStates.

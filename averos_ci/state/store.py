@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from averos_ci._fs import atomic_write_text
 from averos_ci.errors import StateError
 from averos_ci.plan.model import canonical_json
+from averos_ci.state.averos_compat import StateShapeError
 from averos_ci.state.model import STATE_FORMAT_VERSION, AppliedState, upgrade
 
 STATE_MAX_BYTES = 256 * 1024 * 1024
@@ -71,7 +72,7 @@ def parse_state(raw: bytes, *, path: Path) -> AppliedState:
         ) from None
     if not isinstance(data, dict):
         raise StateError("state file must hold a JSON object", path=path, hint=hint)
-    version = data.get("formatVersion")
+    version = data.get("formatVersion", 0)  # 0: Averos's own state.json (no formatVersion)
     if not isinstance(version, int) or isinstance(version, bool):
         raise StateError("state file has no integer formatVersion", path=path, hint=hint)
     if version > STATE_FORMAT_VERSION:
@@ -81,10 +82,19 @@ def parse_state(raw: bytes, *, path: Path) -> AppliedState:
             path=path,
             hint="upgrade averos-ci",
         )
-    if version < 1:
+    if version < 1 and "formatVersion" in data:
         raise StateError(f"unknown state format version {version}", path=path, hint=hint)
     try:
-        return AppliedState.model_validate(upgrade(data))
+        upgraded = upgrade(data)
+    except StateShapeError as exc:
+        raise StateError(
+            f"state file has an unknown shape at {exc.pointer or '/'}: {exc.message}",
+            path=path,
+            hint="averos-ci reads its own state files and Averos's .averos/state.json; "
+            "restore the file from the state branch or version control",
+        ) from None
+    try:
+        return AppliedState.model_validate(upgraded)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = "/".join(str(p) for p in err["loc"])

@@ -35,6 +35,7 @@ from pydantic import ValidationError
 
 from averos_ci._fs import atomic_write_text, fsync_dir
 from averos_ci.errors import StateError
+from averos_ci.execute.averos_checkpoints import AVEROS_UNBOUND, averos_checkpoints
 from averos_ci.execute.contracts import CheckpointStatus, ExecutionCheckpoint
 from averos_ci.state.model import now_iso
 
@@ -84,7 +85,7 @@ class MemoryCheckpointStore:
 
     def begin(self, *, plan_hash: str, run_id: str) -> None:
         with self._lock:
-            if self.log.plan_hash not in (None, plan_hash):
+            if self.log.plan_hash not in (None, AVEROS_UNBOUND, plan_hash):
                 raise StateError("checkpoints belong to another plan", hint=_HINT)
             self.log.plan_hash = plan_hash
             self.log.run_ids.append(run_id)
@@ -125,6 +126,10 @@ class FileCheckpointStore:
 
     def begin(self, *, plan_hash: str, run_id: str) -> None:
         log, valid_len = self._parse()
+        carried: list[ExecutionCheckpoint] = []
+        if log.plan_hash == AVEROS_UNBOUND:  # rewritten in our format, Averos's progress kept
+            carried = [c for c in log.checkpoints.values() if c.status is CheckpointStatus.SUCCESS]
+            log.plan_hash = None
         if log.plan_hash is not None and log.plan_hash != plan_hash:
             raise StateError(
                 f"checkpoints belong to plan {log.plan_hash[:12]}, not {plan_hash[:12]}",
@@ -149,6 +154,8 @@ class FileCheckpointStore:
         self._run_id = json.dumps(run_id)
         run = {"run": {"runId": run_id, "startedAt": now_iso()}}
         self._append(json.dumps(run, separators=(",", ":")), sync=True)
+        for checkpoint in carried:
+            self.save(checkpoint)
 
     def save(self, checkpoint: ExecutionCheckpoint) -> None:
         body = checkpoint.model_dump_json(by_alias=True)
@@ -231,6 +238,9 @@ class FileCheckpointStore:
             raise StateError(
                 f"cannot read checkpoint file: {exc.strerror}", path=self.path
             ) from None
+        averos = averos_checkpoints(raw, path=self.path)
+        if averos is not None:  # Averos's own file: unbound until this run binds it
+            return CheckpointLog(plan_hash=AVEROS_UNBOUND, checkpoints=averos), len(raw)
         valid_len = raw.rfind(b"\n") + 1
         lines = raw[:valid_len].split(b"\n")[:-1]
         log = CheckpointLog()

@@ -18,6 +18,7 @@ from pathlib import Path
 from averos_ci._model import RunMode
 from averos_ci.errors import StateError
 from averos_ci.execute.attempts import AttemptPolicy, NodeExecutor
+from averos_ci.execute.averos_checkpoints import AVEROS_UNBOUND
 from averos_ci.execute.checkpoints import CheckpointLog, CheckpointStore
 from averos_ci.execute.contracts import (
     CancelToken,
@@ -192,6 +193,20 @@ class Runner:
         if log.plan_hash is None or not log.checkpoints:
             return {}
         path = getattr(self.store, "path", None)
+        if log.plan_hash == AVEROS_UNBOUND:  # Averos's checkpoints: bound to no plan
+            if not resume:
+                raise StateError(
+                    "an unfinished Averos run left checkpoints",
+                    path=path,
+                    hint="pass --resume to continue it (nodes Averos finished are not run "
+                    "again), or --replan to start over",
+                )
+            planned = {n.id for n in self.plan.executable_nodes()}
+            return {
+                k: v
+                for k, v in log.checkpoints.items()
+                if v.status is CheckpointStatus.SUCCESS and k in planned
+            }
         if log.plan_hash != self.plan.plan_hash:
             raise StateError(
                 f"the checkpoints were made for plan {log.plan_hash[:12]}, but the current "

@@ -234,3 +234,28 @@ def test_sigkill_then_resume_reruns_only_unfinished_nodes(project: Project) -> N
     assert set(before) | set(rerun) == set(ids)
     assert len(list((root / "app/generated").iterdir())) == 33
     assert not (root / "app/.averos-ci/child.json").exists()  # the orphan host was ended
+
+
+def test_dry_run_reaches_the_module_and_writes_nothing(project: Project) -> None:
+    root = project()
+    proc = run_cli(root, "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    assert not (root / "app" / "generated").exists()  # the module saw context.dryRun
+    assert not (root / ".averos/state.json").exists()
+
+
+def test_time_limit_interrupts_then_resume_finishes(project: Project) -> None:
+    root = project(module="recording.mjs", timeoutMs=600)
+    (root / "recording.mjs").write_text(RECORDING)
+    proc = run_cli(root, env={"AVEROS_EXAMPLE_DELAY_MS": "250"})
+    assert proc.returncode == 130, proc.stderr
+    first = (root / "executed.txt").read_text().splitlines()
+    assert 0 < len(first) < 33
+    config = json.loads((root / "averos.config.json").read_text())
+    del config["timeoutMs"]
+    (root / "averos.config.json").write_text(json.dumps(config))
+    proc = run_cli(root, "--resume")
+    assert proc.returncode == 0, proc.stderr
+    everything = (root / "executed.txt").read_text().splitlines()
+    assert set(everything) == set(executable_ids(root))
+    assert len(everything) - len(first) == 33 - len(set(first))  # finished nodes not re-run

@@ -10,10 +10,14 @@ from pathlib import Path
 
 
 class ExitCode(IntEnum):
-    OK = 0
-    FAILED = 1  # the run (or the GitHub flow) failed; also "error" under --detailed-exitcode
+    """One table for every command (README, "Exit codes"); a code never changes meaning."""
+
+    OK = 0  # also "no changes" under plan --detailed-exitcode
+    FAILED = 1  # the run (or the GitHub flow) failed: a node failed, an unapproved/stale apply
     INVALID = 2  # invalid input or usage: manifest, config, state, checkpoint, event payload
     INTERNAL = 3  # a bug in averos-ci: please report it
+    CHANGES = 4  # plan --detailed-exitcode only: the plan has changes to apply
+    CONFLICTS = 5  # the plan has conflicts and cannot be applied (plan -d, run, github plan/apply)
     INTERRUPTED = 130  # SIGINT / SIGTERM / timeout-cancelled run, progress persisted
 
 
@@ -62,6 +66,12 @@ class StateError(InputError):
 
 class ToolchainError(InputError):
     """A tool the adapter needs (node, npm, a registry) is missing or unusable."""
+
+
+class PlanConflicts(AverosCIError):
+    """The plan has conflicts: no adapter can apply it (exit 5, whichever command found it)."""
+
+    exit_code = ExitCode.CONFLICTS
 
 
 class RunFailed(AverosCIError):

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from averos_ci.cli._app import app
+from averos_ci.cli._app import CONTEXT_SETTINGS, app
 
 github_app = typer.Typer(
     name="github",
@@ -16,6 +16,7 @@ github_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings=CONTEXT_SETTINGS,
 )
 app.add_typer(github_app, name="github")
 
@@ -27,8 +28,19 @@ ConfigOption = Annotated[
 
 def _run(command: str, config: Path | None) -> int:
     from averos_ci.github import run_github
+    from averos_ci.github.plan_flow import PlanOutcome
 
-    run_github(command, config_path=config)
+    outcome = run_github(command, config_path=config)
+    if isinstance(outcome, PlanOutcome) and outcome.plan and not outcome.plan.applicable:
+        # The same code as `plan --detailed-exitcode` and `run` for a conflicting plan; the
+        # comment and the failure status have been posted already.
+        from averos_ci.errors import PlanConflicts
+
+        raise PlanConflicts(
+            f"plan {outcome.plan.plan_hash[:12]} has conflicts and cannot be applied",
+            hint="see the plan comment: revert those changes, or re-add the elements under "
+            "new names",
+        )
     return 0
 
 

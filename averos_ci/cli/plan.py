@@ -35,7 +35,10 @@ def plan(
     out: Annotated[Path | None, typer.Option(help="Write the plan to FILE (atomically).")] = None,
     detailed_exitcode: Annotated[
         bool,
-        typer.Option("--detailed-exitcode", help="Exit 0 no changes, 2 changes present, 1 error."),
+        typer.Option(
+            "--detailed-exitcode",
+            help="Exit 0 no changes, 4 changes present, 5 conflicts (errors: 2, 3).",
+        ),
     ] = False,
     max_bytes: Annotated[
         int | None,

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from averos_ci.config import RunConfig
-from averos_ci.errors import InputError
+from averos_ci.errors import InputError, PlanConflicts
 from averos_ci.execute.adapters import adapter_options, get_adapter
 from averos_ci.execute.averos_logs import (
     AverosExecutionLog,
@@ -38,7 +38,7 @@ from averos_ci.state.model import now_iso
 SUMMARY_FILE_NAME = "summary.json"
 
 
-class PlanNotApplicable(InputError):
+class PlanNotApplicable(PlanConflicts):
     """The plan has conflicts: elements changed that cannot be updated after creation."""
 
 

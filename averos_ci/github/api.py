@@ -254,6 +254,9 @@ class GitHubClient:
     def reviews(self, number: int) -> Iterator[dict[str, Any]]:
         return self.paginate(f"{self._repo}/pulls/{number}/reviews")
 
+    def pull_commits(self, number: int) -> Iterator[dict[str, Any]]:
+        return self.paginate(f"{self._repo}/pulls/{number}/commits")
+
     def permission(self, login: str) -> Permission:
         try:
             data = _obj(self.request("GET", f"{self._repo}/collaborators/{login}/permission"))

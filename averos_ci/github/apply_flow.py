@@ -30,7 +30,7 @@ from averos_ci.github.claim import (
 )
 from averos_ci.github.comment import RESULT_MARKER
 from averos_ci.github.context import FlowContext
-from averos_ci.github.errors import ApplyRefused
+from averos_ci.github.errors import ApplyConflicts, ApplyRefused
 from averos_ci.github.events import PushEvent
 from averos_ci.github.markdown import code, escape
 from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
@@ -122,13 +122,13 @@ def _apply(
                 hint="the approved plan is stale: push to a pull request to re-plan, approve "
                 "the new plan and merge it",
             )
+        if not plan.applicable:  # before "no changes": a conflicts-only plan has no nodes
+            raise ApplyConflicts(f"plan {plan.plan_hash[:12]} has conflicts and cannot be applied")
         claim = read_claim(proj)
         if not plan.has_changes and claim is None:
             print("no changes: nothing to apply")
             ctx.report.set(approved=True, success=True, succeeded=0, failed=0, skipped=0)
             return ApplyResult(plan, False, True, number)
-        if not plan.applicable:
-            raise ApplyRefused(f"plan {plan.plan_hash[:12]} has conflicts and cannot be applied")
         if not approved:
             require_approval(ctx, pr, plan, sha)
             approved = True

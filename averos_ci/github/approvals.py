@@ -27,6 +27,7 @@ from averos_ci.github.comment import (
 )
 from averos_ci.github.context import FlowContext
 from averos_ci.github.errors import ApplyRefused
+from averos_ci.github.pushers import pusher_refusal
 from averos_ci.github.settings import GitHubSettings, Permission
 from averos_ci.plan import ExecutionPlan
 
@@ -38,7 +39,7 @@ class Refusal:
 
 
 def check_approver(
-    client: GitHubClient, *, login: str, pr_author: str, settings: GitHubSettings
+    client: GitHubClient, *, login: str, pr_number: int, pr_author: str, settings: GitHubSettings
 ) -> Refusal | None:
     if login == pr_author and not settings.allow_self_approval:
         return Refusal(f"@{login} opened this pull request and cannot approve its own plan")
@@ -50,7 +51,14 @@ def check_approver(
             f"@{login} has '{level.value}' permission on the repository; approving "
             f"needs '{settings.approval_permission.value}' or higher"
         )
-    return None
+    pushed = pusher_refusal(
+        client,
+        login=login,
+        pr_number=pr_number,
+        pr_author=pr_author,
+        allowed=settings.allow_pusher_approval,
+    )
+    return Refusal(pushed) if pushed else None
 
 
 def pin_refusal(body: str | None, *, plan_hash: str) -> Refusal | None:
@@ -135,7 +143,9 @@ def current_approvers(
             )
         if (
             ok
-            and check_approver(client, login=ref.user, pr_author=pr_author, settings=settings)
+            and check_approver(
+                client, login=ref.user, pr_number=pr_number, pr_author=pr_author, settings=settings
+            )
             is None
         ):
             approvers.append(ref.user)

@@ -104,7 +104,9 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
                 "an approving review counts only if its body pins the plan", refusal.hint
             )
     if refusal is None:
-        refusal = check_approver(client, login=login, pr_author=author, settings=s)
+        refusal = check_approver(
+            client, login=login, pr_number=number, pr_author=author, settings=s
+        )
     if refusal is not None:
         client.create_comment(
             number,

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from averos_ci.errors import RunFailed
+from averos_ci.errors import ExitCode, RunFailed
 
 
 class ApplyRefused(RunFailed):
     """The merge cannot be applied: unapproved or stale plan, or the state branch is held."""
+
+
+class ApplyConflicts(ApplyRefused):
+    """The merged plan has conflicts (exit 5, as from ``plan --detailed-exitcode`` and ``run``)."""
+
+    exit_code = ExitCode.CONFLICTS

@@ -3,9 +3,11 @@ per (PR, project), and the ``averos-ci/plan`` commit status on the head."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from averos_ci.errors import AverosCIError
 from averos_ci.github.actions_env import annotate
 from averos_ci.github.api import GitHubAPIError
 from averos_ci.github.approvals import current_approvers
@@ -13,6 +15,7 @@ from averos_ci.github.comment import PlanMeta, find_sticky, render_plan_comment
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import PullRequest, PullRequestEvent
 from averos_ci.github.trust import trust_base
+from averos_ci.manifest.issues import ManifestInvalid
 from averos_ci.plan import ExecutionPlan, compute_plan
 
 SUMMARY_MAX_CHARS = 900_000
@@ -43,6 +46,21 @@ def plan_for(
     ``trusted_run``: a privileged run (``workflow_run``) that read only the manifest of a fork
     PR as data; it may comment where the fork's own run could not.
     """
+    try:
+        return _plan_for(ctx, pr, manifest_path=manifest_path, trusted_run=trusted_run)
+    except BaseException as exc:
+        # A required ``averos-ci/plan`` must never wait at "Expected": whatever stopped the
+        # plan (invalid manifest, bad state, API error, a bug) becomes a ``failure`` with the
+        # reason, and the exception goes on so that the exit code is unchanged.
+        if not pr.is_fork(ctx.env.repository) or trusted_run:
+            reason = failure_reason(exc).replace(f"{ctx.repo_root}{os.sep}", "")
+            fail_plan_status(ctx, pr.head.sha, reason=reason)
+        raise
+
+
+def _plan_for(
+    ctx: FlowContext, pr: PullRequest, *, manifest_path: Path, trusted_run: bool
+) -> PlanOutcome:
     trust_base(ctx, pr.base.sha)  # the approval rules shown are the base branch's
     head = pr.head.sha
     sb = ctx.state_branch()
@@ -157,3 +175,29 @@ def set_plan_status(
         context=ctx.settings.status_context,
         target_url=ctx.env.run_url,
     )
+
+
+def failure_reason(exc: BaseException) -> str:
+    """One line for a status description: the first line of a user error, else its kind."""
+    if isinstance(exc, KeyboardInterrupt):
+        return "plan interrupted"
+    if isinstance(exc, AverosCIError):
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if isinstance(exc, ManifestInvalid):
+            return f"invalid manifest: {first}"
+        return f"plan failed: {first}"
+    return f"internal error ({type(exc).__name__}); see the job log"
+
+
+def fail_plan_status(ctx: FlowContext, sha: str, *, reason: str) -> None:
+    """Best effort: the job fails anyway; a status that cannot be set is only a warning."""
+    try:
+        ctx.client.set_status(
+            sha,
+            state="failure",
+            description=reason,
+            context=ctx.settings.status_context,
+            target_url=ctx.env.run_url,
+        )
+    except Exception as exc:  # the original error matters more than this one
+        annotate("warning", f"cannot set the {ctx.settings.status_context} status: {exc}")

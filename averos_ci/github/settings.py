@@ -47,6 +47,8 @@ class GitHubSettings(BaseModel):
     remote: str = "origin"
     approval_permission: Permission = Permission.WRITE
     allow_self_approval: bool = False
+    # The last-pusher rule (averos_ci.github.pushers): off only when this is true.
+    allow_pusher_approval: bool = False
     commit_workspace: CommitWorkspace = CommitWorkspace.NONE
     workspace_branch: str = "averos-workspace"
     max_comment_chars: int = Field(default=60_000, ge=2_000, le=GITHUB_COMMENT_LIMIT)

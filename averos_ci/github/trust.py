@@ -18,7 +18,12 @@ from averos_ci.github.context import FlowContext
 from averos_ci.github.settings import GitHubSettings
 
 # Settings that decide whose approval counts and which comment is the bot's own.
-TRUSTED_FIELDS = ("approval_permission", "allow_self_approval", "bot_login")
+TRUSTED_FIELDS = (
+    "approval_permission",
+    "allow_self_approval",
+    "allow_pusher_approval",
+    "bot_login",
+)
 
 
 def base_settings(ctx: FlowContext, base_sha: str | None) -> GitHubSettings:

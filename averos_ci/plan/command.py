@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from averos_ci._fs import atomic_write_text
-from averos_ci.errors import AverosCIError, ExitCode, InputError
+from averos_ci.errors import ExitCode, InputError
+
+if TYPE_CHECKING:
+    from averos_ci.plan.model import ExecutionPlan
 
 
 def plan_command(
@@ -19,25 +23,25 @@ def plan_command(
     detailed_exitcode: bool = False,
     max_bytes: int | None = None,
 ) -> int:
-    """Print (or write) the plan. Exit: 0 ok; with ``detailed_exitcode`` 0 none / 2 changes / 1
-    error (Terraform's convention)."""
-    try:
-        changes = _plan_and_write(
-            config=config,
-            manifest=manifest,
-            state=state,
-            output_format=output_format,
-            out=out,
-            max_bytes=max_bytes,
-        )
-    except AverosCIError as exc:
-        if not detailed_exitcode:
-            raise
-        print(f"error: {exc}", file=sys.stderr)
-        return int(ExitCode.FAILED)
-    if detailed_exitcode:
-        return 2 if changes else 0
-    return 0
+    """Print (or write) the plan. Exit 0 when planned (errors raise, with their own codes).
+
+    ``detailed_exitcode``: 0 no changes, 4 changes present, 5 conflicts (the plan cannot be
+    applied — the code ``run`` and ``github apply`` give it too). Errors keep their codes
+    (2 invalid input or usage, 3 internal), so "changes" is never mistaken for an error.
+    """
+    plan = _plan_and_write(
+        config=config,
+        manifest=manifest,
+        state=state,
+        output_format=output_format,
+        out=out,
+        max_bytes=max_bytes,
+    )
+    if not detailed_exitcode:
+        return int(ExitCode.OK)
+    if not plan.applicable:
+        return int(ExitCode.CONFLICTS)
+    return int(ExitCode.CHANGES if plan.has_changes else ExitCode.OK)
 
 
 def _plan_and_write(
@@ -48,7 +52,7 @@ def _plan_and_write(
     output_format: str,
     out: Path | None,
     max_bytes: int | None,
-) -> bool:
+) -> ExecutionPlan:
     from averos_ci.config import load_config
     from averos_ci.plan.planner import compute_plan
     from averos_ci.plan.render import RENDERERS
@@ -75,4 +79,4 @@ def _plan_and_write(
         sys.stdout.write(text)
     if not result.plan.applicable:
         print("warning: the plan has conflicts and cannot be applied", file=sys.stderr)
-    return result.plan.has_changes or bool(result.plan.diff.conflicts)
+    return result.plan

@@ -11,6 +11,7 @@ Endpoints (https://docs.github.com/en/rest, API version 2022-11-28):
   PATCH /repos/{o}/{r}/issues/comments/{id}               {"body"}
   POST /repos/{o}/{r}/issues/comments/{id}/reactions      {"content"}
   GET  /repos/{o}/{r}/pulls/{n}/reviews                   (Link pagination)
+  GET  /repos/{o}/{r}/pulls/{n}/commits                   (Link pagination; "commit" schema)
   GET  /repos/{o}/{r}/collaborators/{user}/permission     404 for non-collaborators
   POST /repos/{o}/{r}/statuses/{sha}                      {"state","context",...}
   GET  /repos/{o}/{r}/commits/{sha}/pulls
@@ -22,6 +23,7 @@ import itertools
 import json
 import re
 import threading
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -64,6 +66,7 @@ class FakeGitHub:
     comments: dict[int, dict[str, Any]] = field(default_factory=dict)
     reviews: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     pulls: dict[int, dict[str, Any]] = field(default_factory=dict)
+    pull_commits: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
     statuses: list[dict[str, Any]] = field(default_factory=list)
     reactions: list[tuple[int, str]] = field(default_factory=list)
@@ -110,10 +113,50 @@ class FakeGitHub:
             "html_url": f"https://github.com/{self.repo}/pull/{number}",
         }
         self.pulls[number] = pr
+        self.pull_commits[number] = [self.commit_item(head_sha, author=author)]
         return pr
 
-    def push_head(self, number: int, sha: str) -> None:
-        self.pulls[number]["head"]["sha"] = sha
+    def push_head(
+        self, number: int, sha: str, *, by: str | None = None, committer: str | None = None
+    ) -> None:
+        """A new head commit, authored by ``by`` (default: the PR's author)."""
+        pr = self.pulls[number]
+        pr["head"]["sha"] = sha
+        author = by or pr["user"]["login"]
+        self.pull_commits.setdefault(number, []).append(
+            self.commit_item(sha, author=author, committer=committer or author)
+        )
+
+    def commit_item(
+        self, sha: str, *, author: str | None, committer: str | None = None
+    ) -> dict[str, Any]:
+        """An item of GET /pulls/{n}/commits as GitHub sends it (OpenAPI ``commit``): the
+        top-level ``author``/``committer`` are the accounts (``null`` for an unknown e-mail)."""
+        committer = committer if committer is not None else author
+        api = f"{self.url}/repos/{self.repo}"
+
+        def signature(login: str | None) -> dict[str, str]:
+            name = login or "Someone Unknown"
+            return {"name": name, "email": f"{name}@example.com", "date": self._now()}
+
+        return {
+            "url": f"{api}/commits/{sha}",
+            "sha": sha,
+            "node_id": f"C_{sha[:12]}",
+            "html_url": f"https://github.com/{self.repo}/commit/{sha}",
+            "comments_url": f"{api}/commits/{sha}/comments",
+            "commit": {
+                "url": f"{api}/git/commits/{sha}",
+                "author": signature(author),
+                "committer": signature(committer),
+                "message": "change",
+                "tree": {"url": f"{api}/git/trees/{sha}", "sha": sha},
+                "comment_count": 0,
+            },
+            "author": _simple_user(author) if author else None,
+            "committer": _simple_user(committer) if committer else None,
+            "parents": [],
+        }
 
     def merge(self, number: int, merge_sha: str) -> None:
         pr = self.pulls[number]
@@ -274,6 +317,10 @@ class FakeGitHub:
             return _json({"id": next(self._ids), "content": data["content"]}, 201)
         if (match := re.fullmatch(r"/pulls/(\d+)/reviews", rest)) and m == "GET":
             return self._page(request, list(self.reviews.get(int(match[1]), [])))
+        if (match := re.fullmatch(r"/pulls/(\d+)/commits", rest)) and m == "GET":
+            if int(match[1]) not in self.pulls:
+                return _json({"message": "Not Found"}, 404)
+            return self._page(request, list(self.pull_commits.get(int(match[1]), []))[:250])
         if (match := re.fullmatch(r"/collaborators/([^/]+)/permission", rest)) and m == "GET":
             role = self.roles.get(match[1])
             if role is None:
@@ -314,6 +361,31 @@ class FakeGitHub:
     def latest_status(self, sha: str) -> dict[str, Any] | None:
         found = [s for s in self.statuses if s["sha"] == sha]
         return found[-1] if found else None
+
+
+def _simple_user(login: str) -> dict[str, Any]:
+    """OpenAPI ``simple-user`` with every required field."""
+    url = f"https://api.github.com/users/{login}"
+    return {
+        "login": login,
+        "id": zlib.crc32(login.encode()) % 10_000_000,
+        "node_id": f"U_{login}",
+        "avatar_url": f"https://avatars.githubusercontent.com/{login}",
+        "gravatar_id": "",
+        "url": url,
+        "html_url": f"https://github.com/{login}",
+        "followers_url": f"{url}/followers",
+        "following_url": f"{url}/following{{/other_user}}",
+        "gists_url": f"{url}/gists{{/gist_id}}",
+        "starred_url": f"{url}/starred{{/owner}}{{/repo}}",
+        "subscriptions_url": f"{url}/subscriptions",
+        "organizations_url": f"{url}/orgs",
+        "repos_url": f"{url}/repos",
+        "events_url": f"{url}/events{{/privacy}}",
+        "received_events_url": f"{url}/received_events",
+        "type": "Bot" if login.endswith("[bot]") else "User",
+        "site_admin": False,
+    }
 
 
 def _public(comment: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,124 @@
+"""One exit-code table for every command (README, "Exit codes"), checked in one table.
+
+A conflicting plan is 5 from ``plan --detailed-exitcode``, ``run``, ``github plan`` and
+``github apply``; "changes present" (4) is never confused with invalid input or usage (2).
+The GitHub rows run the real CLI against the fake GitHub API and a bare origin.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from averos_ci.errors import ExitCode
+from tests.github.conftest import fake
+from tests.github.gh_fake import FakeGitHub
+from tests.github.gh_world import CLI, EXAMPLE_DIR, World, make_world, manifest_variant
+
+__all__ = ["fake"]
+pytestmark = pytest.mark.slow
+
+CONFLICT = ("mname: dueDate\n        memberType: date", "mname: dueDate\n        memberType: string")
+INVALID = "applicationName: ShopApp\nentities:\n  - name: order\n"  # CON-02
+
+
+def conflicting(text: str) -> str:
+    assert CONFLICT[0] in text
+    return text.replace(*CONFLICT)
+
+
+def cli(cwd: Path, *args: str) -> int:
+    return subprocess.run(
+        [*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    ).returncode
+
+
+def local_project(tmp_path: Path) -> Path:
+    """examples/todoapp, applied once with the mock adapter."""
+    work = tmp_path / "local"
+    shutil.copytree(EXAMPLE_DIR, work)
+    assert cli(work, "run") == 0
+    return work
+
+
+def write(project: Path, text: str) -> Path:
+    path = project / "todoapp.manifest.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def github_rows(world: World, fake: FakeGitHub) -> list[tuple[str, Callable[[], int], int]]:
+    fake.roles.update(alice="write", bob="write")
+    # PR 1 applied: its manifest is the state the conflicting PR 2 is planned against.
+    head1 = world.commit("feat1", {"todoapp.manifest.yaml": manifest_variant(1)}, "add")
+    fake.add_pull(1, author="alice", head_sha=head1, head_ref="feat1")
+    assert world.run("pull_request", world.pr_event("opened", 1), head1).code == 0
+    c = fake.add_comment(1, user="bob", body=world.approve_command(1))
+    assert world.run("issue_comment", world.comment_event(1, c), head1).code == 0
+    merge1 = world.merge("feat1")
+    fake.merge(1, merge1)
+    assert world.run("push", world.push_event(merge1), merge1).code == 0
+
+    head2 = world.commit(
+        "feat2", {"todoapp.manifest.yaml": conflicting(manifest_variant(1))}, "retype"
+    )
+    fake.add_pull(2, author="alice", head_sha=head2, head_ref="feat2")
+    head3 = world.commit("feat3", {"todoapp.manifest.yaml": INVALID}, "broken")
+    fake.add_pull(3, author="alice", head_sha=head3, head_ref="feat3")
+
+    def apply_conflicting_merge() -> int:
+        merge2 = world.merge("feat2")
+        fake.merge(2, merge2)
+        r = world.run("push", world.push_event(merge2), merge2)
+        assert "has conflicts" in r.stderr and "Not applied" in fake.bot_comments(2)[-1]["body"]
+        return r.code
+
+    return [
+        ("github plan: conflicts", lambda: world.run(
+            "pull_request", world.pr_event("opened", 2), head2).code, ExitCode.CONFLICTS),
+        ("github plan: invalid manifest", lambda: world.run(
+            "pull_request", world.pr_event("opened", 3), head3).code, ExitCode.INVALID),
+        ("github plan: wrong event", lambda: world.run(
+            "pull_request", world.pr_event("opened", 2), head2, command="apply").code,
+         ExitCode.INVALID),
+        ("github apply: conflicts", apply_conflicting_merge, ExitCode.CONFLICTS),
+    ]  # fmt: skip
+
+
+def test_one_exit_code_table_across_commands(tmp_path: Path, fake: FakeGitHub) -> None:
+    project = local_project(tmp_path)
+    applied = (project / "todoapp.manifest.yaml").read_text(encoding="utf-8")
+    rows: list[tuple[str, Callable[[], int], int]] = [
+        ("--version", lambda: cli(project, "--version"), ExitCode.OK),
+        ("-h", lambda: cli(project, "-h"), ExitCode.OK),
+        ("plan -h", lambda: cli(project, "plan", "-h"), ExitCode.OK),
+        ("unknown option", lambda: cli(project, "plan", "--no-such-option"), ExitCode.INVALID),
+        ("plan -d: no changes", lambda: cli(project, "plan", "--detailed-exitcode"), ExitCode.OK),
+        ("plan -d: changes", lambda: (write(project, manifest_variant(2)), cli(
+            project, "plan", "--detailed-exitcode"))[1], ExitCode.CHANGES),
+        ("plan -d: usage error", lambda: cli(
+            project, "plan", "--detailed-exitcode", "--format", "xml"), ExitCode.INVALID),
+        ("plan -d: invalid manifest", lambda: (write(project, INVALID), cli(
+            project, "plan", "--detailed-exitcode"))[1], ExitCode.INVALID),
+        ("validate: invalid manifest", lambda: cli(project, "validate"), ExitCode.INVALID),
+        ("plan -d: conflicts", lambda: (write(project, conflicting(applied)), cli(
+            project, "plan", "--detailed-exitcode"))[1], ExitCode.CONFLICTS),
+        ("plan: conflicts, no -d", lambda: cli(project, "plan"), ExitCode.OK),
+        ("run: conflicts", lambda: cli(project, "run"), ExitCode.CONFLICTS),
+        ("run: a node fails", lambda: (write(project, manifest_variant(2)), cli(
+            project, "run", "--adapter", "mock", "--config", "failing.json"))[1],
+         ExitCode.FAILED),
+    ]  # fmt: skip
+    (project / "failing.json").write_text(
+        (project / "averos.config.json")
+        .read_text(encoding="utf-8")
+        .replace('"adapterOptions": {}', '"adapterOptions": {"failNodes": ["translation-entry:fr:extra.k0"]}'),
+        encoding="utf-8",
+    )
+    rows += github_rows(make_world(tmp_path, fake), fake)
+    got = [(name, run()) for name, run, _ in rows]
+    assert got == [(name, int(code)) for name, _, code in rows]

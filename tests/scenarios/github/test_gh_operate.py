@@ -83,9 +83,7 @@ def test_allow_pusher_approval_on_the_base_branch_lets_the_pusher_approve(
     assert approve(world, "carol", head)
 
 
-def test_a_pr_cannot_switch_the_rule_off_in_its_own_config(
-    world: World, fake: FakeGitHub
-) -> None:
+def test_a_pr_cannot_switch_the_rule_off_in_its_own_config(world: World, fake: FakeGitHub) -> None:
     world.github_settings = {"allowPusherApproval": True}
     world.write_config()
     head1 = world.commit(

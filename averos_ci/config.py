@@ -65,7 +65,7 @@ class RunConfig:
     mode: RunMode = RunMode.STRICT
     timeout_ms: int | None = None
     max_attempts: int = 1
-    workspace_root: Path = Path(".")
+    workspace_root: Path = Path("app")  # never the repository root (the adapter refuses it)
     manifest_path: Path = Path("averos.manifest.yaml")
     logs_dir: Path = Path(".averos/logs")
     state_path: Path = Path(".averos/state.json")

@@ -65,6 +65,7 @@ def test_defaults_are_relative_to_the_config_directory(
     monkeypatch.chdir(tmp_path)
     cfg = load_config(config)
     assert cfg.state_path == project.resolve() / ".averos" / "state.json"
+    assert cfg.workspace_root == project.resolve() / "app"  # a subfolder, never the root
     assert cfg.max_attempts == 1
     assert cfg.mode.value == "strict"
 

@@ -80,17 +80,17 @@ def test_detailed_exitcode(
 ) -> None:
     assert plan("--detailed-exitcode", "--state", str(own_state)) == 0
     assert "0 to create, 0 to update" in capsys.readouterr().out
-    assert plan("--detailed-exitcode", "--state", str(tmp_path / "absent.json")) == 2
+    assert plan("--detailed-exitcode", "--state", str(tmp_path / "absent.json")) == 4  # changes
     assert plan("--state", str(tmp_path / "absent.json")) == 0
     bad = tmp_path / "bad.manifest.yaml"
     bad.write_text(BAD)
     capsys.readouterr()
-    assert run_cli(["plan", "--manifest", str(bad), "--detailed-exitcode"]) == 1
+    assert run_cli(["plan", "--manifest", str(bad), "--detailed-exitcode"]) == 2  # invalid
     err = capsys.readouterr().err
     assert f"{bad}:3:11: error CON-02 " in err
 
 
-def test_detailed_exitcode_with_a_conflict_is_2(
+def test_detailed_exitcode_with_a_conflict_is_5(
     own_state: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     changed = tmp_path / "changed.manifest.yaml"
@@ -103,7 +103,7 @@ def test_detailed_exitcode_with_a_conflict_is_2(
         run_cli(
             ["plan", "--manifest", str(changed), "--state", str(own_state), "--detailed-exitcode"]
         )
-        == 2
+        == 5
     )
     out, err = capsys.readouterr()
     assert "! simple-field:ToDoTask:dueDate" in out

@@ -192,7 +192,7 @@ def test_plan_with_conflicts_is_refused_before_anything_runs(project: Path) -> N
     manifest.write_text(manifest.read_text().replace("applicationName: ToDoApp",
                                                      "applicationName: ToDoApp2"))  # fmt: skip
     r = cli(project, "run", "--config=averos.config.json")
-    assert r.returncode == 2, r.stderr
+    assert r.returncode == 5, r.stderr  # the conflict code, as plan --detailed-exitcode
     assert "conflict" in r.stderr and "hint:" in r.stderr
     assert (project / ".averos/state.json").read_bytes() == state_before
     assert (project / ".averos/logs/events.jsonl").read_bytes() == events_before

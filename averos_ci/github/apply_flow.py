@@ -204,11 +204,12 @@ def _execute(
         )
     writer = ProjectWriter(sb, project, proj, tip, s.push_attempts)
     pusher = ProgressPusher(ctx, writer, s.progress_interval_seconds)
+    logs = _reports_dir(ctx) / "logs"  # per-node logs and driver stderr outlive the job's tmp
     config = ctx.config.with_overrides(
-        state_path=proj / "state.json", checkpoint_path=proj / CHECKPOINTS, logs_dir=work / "logs"
+        state_path=proj / "state.json", checkpoint_path=proj / CHECKPOINTS, logs_dir=logs
     )
     junit = _reports_dir(ctx) / "junit.xml"
-    ctx.report.set(junit_path=junit)
+    ctx.report.set(junit_path=junit, logs_path=logs)
     try:
         outcome = apply_fn(config, resume=resumed, junit=junit, listeners=[pusher], cancel=cancel)
     except BaseException:
@@ -239,7 +240,7 @@ def _execute(
         raise error(
             f"apply of plan {plan.plan_hash[:12]} did not complete"
             + (f" ({outcome.interrupted})" if outcome.interrupted else ""),
-            hint="re-run the job: completed nodes are not redone",
+            hint=f"see the logs in {logs}; re-run the job: completed nodes are not redone",
         )
     changes = changed_files(sb.repo, ctx.config.workspace_root)
     finish(
@@ -273,10 +274,10 @@ def _execute(
 
 def _reports_dir(ctx: FlowContext) -> Path:
     """Outside the checkout (so reports never count as workspace changes), kept after the
-    step for upload: ``$RUNNER_TEMP`` under Actions."""
+    step for upload: ``$RUNNER_TEMP/averos-ci/<project>`` under Actions (else the temp dir)."""
     base = Path(os.environ.get("RUNNER_TEMP") or tempfile.gettempdir())
-    slug = "".join(c if c.isalnum() else "-" for c in ctx.project)
-    return base / f"averos-ci-{slug}"
+    slug = "".join(c if c.isalnum() or c in "-_." else "-" for c in ctx.project).strip(".")
+    return base / "averos-ci" / (slug or "default")
 
 
 def _safe_flush(pusher: ProgressPusher, why: str) -> None:

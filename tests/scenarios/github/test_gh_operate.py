@@ -127,3 +127,30 @@ def test_an_api_error_while_planning_still_resolves_the_status(
     status = fake.latest_status(head)
     assert status is not None and status["state"] == "failure"
     assert status["description"].startswith("plan failed: ")
+
+
+def test_apply_logs_survive_the_job_and_their_path_is_a_step_output(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    from averos_ci.execute.logs import node_log_name
+
+    failing = "translation-entry:fr:extra.k0"
+    fake.roles.update(alice="write", bob="write")
+    world = make_world(tmp_path, fake, adapter_options={"latencyMs": 1, "failNodes": [failing]})
+    head = world.commit("feat1", {"todoapp.manifest.yaml": manifest_variant(1)}, "change")
+    fake.add_pull(1, author="alice", head_sha=head, head_ref="feat1")
+    assert world.run("pull_request", world.pr_event("opened", 1), head).code == 0
+    assert approve(world, "bob", head)
+    merge = world.merge("feat1")
+    fake.merge(1, merge)
+    r = world.run("push", world.push_event(merge), merge)
+    assert r.code == 1, r.stdout + r.stderr
+    logs = Path(r.outputs["logs-path"])
+    runner_temp = world.root / "jobs" / f"{world.jobs}-runner"  # the job's $RUNNER_TEMP
+    assert logs == runner_temp / "averos-ci" / "default" / "logs"
+    assert (logs / "nodes" / node_log_name(failing)).is_file()  # the failing node's own log
+    assert failing in (logs / "events.jsonl").read_text(encoding="utf-8")
+    assert Path(r.outputs["junit-path"]).parent == logs.parent
+    assert f"see the logs in {logs}" in r.stderr
+    checkout = world.root / "jobs" / str(world.jobs)
+    assert not (checkout / ".averos" / "logs").exists()  # never in the checkout

@@ -191,12 +191,16 @@ def render_plan_comment(
     permission: str = "write",
     self_approval: bool = False,
     note: str | None = None,
+    pusher_approval: bool = False,
 ) -> str:
     counts = plan.counts
     status = status_text(meta, approvers, note)
     who = f"a user with **{escape(permission)}** permission or higher"
     if not self_approval:
         who += " other than the pull request author"
+    if not pusher_approval:  # the last-pusher rule (averos_ci.github.pushers)
+        sep = " " if self_approval else ", "
+        who += sep + "who authored or committed none of its commits"
     how = (
         f"To approve, {who} comments this line, which pins this exact plan:\n\n"
         f"{approve_line(meta.plan_hash)}\n\n"

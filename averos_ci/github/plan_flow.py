@@ -89,6 +89,7 @@ def _plan_for(
             max_chars=SUMMARY_MAX_CHARS,
             permission=s.approval_permission.value,
             self_approval=s.allow_self_approval,
+            pusher_approval=s.allow_pusher_approval,
         )
     )
     print(
@@ -144,6 +145,7 @@ def _publish(ctx: FlowContext, pr: PullRequest, plan: ExecutionPlan, meta: PlanM
         approvers=approvers,
         permission=s.approval_permission.value,
         self_approval=s.allow_self_approval,
+        pusher_approval=s.allow_pusher_approval,
     )
     if sticky is None:
         comment_id = int(client.create_comment(pr.number, body)["id"])

@@ -39,6 +39,8 @@ def test_a_write_user_who_pushed_to_the_pr_cannot_approve_it(
     world: World, fake: FakeGitHub
 ) -> None:
     head = carol_pushes_to_alices_pr(world, fake)
+    plan_comment = str(fake.bot_comments(1)[0]["body"])
+    assert "who authored or committed none of its commits" in plan_comment
     assert not approve(world, "carol", head)
     reply = str(fake.bot_comments(1)[-1]["body"])
     assert "not counted" in reply and "authored or committed a commit" in reply
@@ -80,6 +82,7 @@ def test_allow_pusher_approval_on_the_base_branch_lets_the_pusher_approve(
     fake.roles.update(alice="write", carol="write")
     world = make_world(tmp_path, fake, github_settings={"allowPusherApproval": True})
     head = carol_pushes_to_alices_pr(world, fake)
+    assert "authored or committed" not in str(fake.bot_comments(1)[0]["body"])
     assert approve(world, "carol", head)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from averos_ci.errors import InputError
+from averos_ci.errors import AverosCIError, InputError
 from averos_ci.github.actions_env import annotate
 from averos_ci.github.api import GitHubAPIError
 from averos_ci.github.context import open_context
@@ -43,7 +43,14 @@ def run_github(
     """
     if command not in COMMANDS:
         raise InputError(f"unknown command {command!r}", hint=f"use one of {', '.join(COMMANDS)}")
-    ctx = open_context(config_path=config_path, environ=environ, transport=transport)
+    try:
+        ctx = open_context(config_path=config_path, environ=environ, transport=transport)
+    except AverosCIError as exc:
+        if command in ("plan", "auto"):  # a required averos-ci/plan must still resolve
+            from averos_ci.github.plan_flow import fail_unconfigured_plan
+
+            fail_unconfigured_plan(exc, environ=environ, transport=transport)
+        raise
     try:
         event = load_event(ctx.env.event_name, ctx.env.event_path)
         if command == "auto":

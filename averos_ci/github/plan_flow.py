@@ -4,16 +4,20 @@ per (PR, project), and the ``averos-ci/plan`` commit status on the head."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
+
 from averos_ci.errors import AverosCIError
-from averos_ci.github.actions_env import annotate
-from averos_ci.github.api import GitHubAPIError
+from averos_ci.github.actions_env import ActionsEnv, annotate
+from averos_ci.github.api import GitHubAPIError, GitHubClient
 from averos_ci.github.approvals import current_approvers
 from averos_ci.github.comment import PlanMeta, find_sticky, render_plan_comment
 from averos_ci.github.context import FlowContext
-from averos_ci.github.events import PullRequest, PullRequestEvent
+from averos_ci.github.events import PullRequest, PullRequestEvent, load_event
+from averos_ci.github.settings import GitHubSettings
 from averos_ci.github.trust import trust_base
 from averos_ci.manifest.issues import ManifestInvalid
 from averos_ci.plan import ExecutionPlan, compute_plan
@@ -203,3 +207,48 @@ def fail_plan_status(ctx: FlowContext, sha: str, *, reason: str) -> None:
         )
     except Exception as exc:  # the original error matters more than this one
         annotate("warning", f"cannot set the {ctx.settings.status_context} status: {exc}")
+
+
+def fail_unconfigured_plan(
+    exc: BaseException,
+    *,
+    environ: Mapping[str, str] | None = None,
+    transport: httpx.BaseTransport | None = None,
+) -> None:
+    """The config could not be loaded, so there is no flow context: on a ``pull_request``
+    still mark the head ``failure`` (default status context), best effort, so that a required
+    status does not wait forever. Never raises."""
+    try:
+        env = ActionsEnv.from_environ(environ)
+    except AverosCIError:
+        return  # not in an Actions job: nowhere to report to
+    try:
+        if env.event_name != "pull_request":
+            return
+        event = load_event(env.event_name, env.event_path)
+        if not isinstance(event, PullRequestEvent) or event.action not in PLAN_ACTIONS:
+            return
+        if event.pull_request.is_fork(env.repository):
+            return  # a read-only token: the job log says it all
+        reason = f"invalid config: {failure_reason(exc).removeprefix('plan failed: ')}"
+        if env.workspace is not None:
+            reason = reason.replace(f"{env.workspace.resolve()}{os.sep}", "")
+        client = GitHubClient(
+            token=env.token,
+            repository=env.repository,
+            api_url=env.api_url,
+            max_retries=1,
+            transport=transport,
+        )
+        try:
+            client.set_status(
+                event.pull_request.head.sha,
+                state="failure",
+                description=reason,
+                context=GitHubSettings().status_context,
+                target_url=env.run_url,
+            )
+        finally:
+            client.close()
+    except Exception as error:  # the config error is what the user must see
+        annotate("warning", f"cannot set the plan status: {error}")

@@ -157,3 +157,18 @@ def test_apply_logs_survive_the_job_and_their_path_is_a_step_output(
     assert f"see the logs in {logs}" in r.stderr
     checkout = world.root / "jobs" / str(world.jobs)
     assert not (checkout / ".averos" / "logs").exists()  # never in the checkout
+
+
+def test_an_invalid_config_still_fails_the_plan_status(world: World, fake: FakeGitHub) -> None:
+    config = (world.dev / "averos.config.json").read_text(encoding="utf-8")
+    broken = config.replace('"mode": "strict"', '"mode": "sometimes"')
+    assert broken != config
+    head = world.commit("feat1", {"averos.config.json": broken}, "bad mode")
+    fake.add_pull(1, author="alice", head_sha=head, head_ref="feat1")
+    r = world.run("pull_request", world.pr_event("opened", 1), head)
+    assert r.code == 2 and "/mode" in r.stderr, r.stdout + r.stderr
+    status = fake.latest_status(head)
+    assert status is not None and status["state"] == "failure"
+    assert status["context"] == "averos-ci/plan"
+    assert status["description"].startswith("invalid config: averos.config.json:")
+    assert "/mode" in status["description"]

@@ -1,0 +1,72 @@
+"""The example workflows users copy: what they must contain (the linters check the rest)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+
+from tests.github.gh_world import REPO_ROOT
+
+EXAMPLES = REPO_ROOT / "examples" / "workflows"
+SHA_PIN = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}$")
+
+
+def load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = YAML(typ="safe", pure=True).load(
+        (EXAMPLES / name).read_text(encoding="utf-8")
+    )
+    return data
+
+
+def steps(workflow: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s for job in workflow["jobs"].values() for s in job["steps"]]
+
+
+def test_third_party_actions_are_pinned_by_sha_and_ours_by_the_major_tag() -> None:
+    for path in sorted(EXAMPLES.glob("*.yml")):
+        for step in steps(load(path.name)):
+            uses = step.get("uses")
+            if uses is None:
+                continue
+            if uses.startswith("your-org/averos-ci@"):
+                assert uses == "your-org/averos-ci@v0", (path.name, uses)
+            else:
+                assert SHA_PIN.match(uses), (path.name, uses)
+
+
+def test_the_plan_runs_when_a_draft_becomes_ready() -> None:
+    types = load("averos-plan.yml")["on"]["pull_request"]["types"]
+    assert {"opened", "synchronize", "reopened", "ready_for_review"} <= set(types)
+
+
+def test_the_apply_sets_up_node_caches_the_template_and_keeps_the_logs() -> None:
+    apply = steps(load("averos-apply.yml"))
+    uses = [s.get("uses", "").split("@")[0] for s in apply]
+    node = apply[uses.index("actions/setup-node")]
+    assert str(node["with"]["node-version"]) == "20"
+    cache = apply[uses.index("actions/cache")]
+    assert cache["with"]["path"] == "${{ env.AVEROS_CI_CACHE_DIR }}"
+    assert "hashFiles(" in cache["with"]["key"] and cache["with"]["restore-keys"]
+    exported = " ".join(str(s.get("run", "")) for s in apply[: uses.index("actions/cache")])
+    assert "AVEROS_CI_CACHE_DIR=" in exported and "$GITHUB_ENV" in exported
+    averos = uses.index("your-org/averos-ci")
+    assert uses.index("actions/setup-node") < averos and uses.index("actions/cache") < averos
+    upload = apply[uses.index("actions/upload-artifact")]
+    assert upload["if"].startswith("always()")
+    assert "steps.averos.outputs.logs-path" in upload["with"]["path"]
+    assert "steps.averos.outputs.junit-path" in upload["with"]["path"]
+
+
+def test_the_action_exposes_the_logs_path() -> None:
+    action = YAML(typ="safe", pure=True).load((REPO_ROOT / "action.yml").read_text("utf-8"))
+    assert action["outputs"]["logs-path"]["value"] == "${{ steps.run.outputs.logs-path }}"
+
+
+def test_readme_documents_what_the_examples_rely_on() -> None:
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    for needle in ("### Branch protection and tokens", "`logs-path`", "### Releases", "@v0"):
+        assert needle in readme, needle
+    assert Path(REPO_ROOT / ".github" / "workflows" / "release.yml").is_file()

@@ -25,12 +25,13 @@ from ._proc import tool_env
 from .bootstrap import BootstrapSpec, create_workspace, install_dependencies
 from .cache import cache_root, cached_template, ensure_template, find_matching_template
 from .driver import Driver
+from .edits import Edited
 from .mapping import OPERATIONS, Bootstrap, BuiltinEdit, Schematic
 from .options import AngularOptions, parse_options
 from .scan import scan
 from .toolchain import Toolchain, check_registry, find_toolchain
 from .workspace import check_app_name, copy_workspace, is_bootstrapped, move_into_place, staging_dir
-from .writes import write_files
+from .writes import apply_edit
 
 
 class AngularSchematicsAdapter:
@@ -175,17 +176,8 @@ class AngularSchematicsAdapter:
         _log(context, f"built-in edit {node.command} {json.dumps(node.args, sort_keys=True)}")
         return self._write(context, op.edit(context.workspace_root, node.args))
 
-    def _write(self, context: ExecutionContext, files: dict[str, str]) -> RuntimeMutation:
-        mutation = write_files(
-            context.workspace_root,
-            files,
-            dry_run=context.dry_run,
-            journal=journal_mod.Journal(context.workspace_root),
-        )
-        for kind, paths in (("CREATE", mutation.created), ("UPDATE", mutation.updated)):
-            for path in paths:
-                _log(context, f"{kind} {path}")
-        return mutation
+    def _write(self, context: ExecutionContext, edited: Edited) -> RuntimeMutation:
+        return apply_edit(context, edited)
 
     def _schematic(
         self, node: PlanNode, context: ExecutionContext, op: Schematic

@@ -18,7 +18,7 @@ from .files import DiskFiles, Files
 from .mapping import Schematic
 from .options import Runner
 from .percall import run_ng_generate
-from .writes import merge, write_files
+from .writes import apply_edit, merge
 
 if TYPE_CHECKING:
     from .adapter import AngularSchematicsAdapter
@@ -81,14 +81,7 @@ def run_schematic(
             return outcome
         mutation = outcome
     if op.post_edit is not None:
-        extra = write_files(
-            context.workspace_root,
-            op.post_edit(context.workspace_root, args),
-            dry_run=context.dry_run,
-            journal=journal_mod.Journal(context.workspace_root),
-        )
-        for path in (*extra.created, *extra.updated):
-            _log(context, f"EDIT {path}")
+        extra = apply_edit(context, op.post_edit(context.workspace_root, args))
         mutation = merge(mutation, extra)
     return mutation
 

@@ -1,8 +1,9 @@
 """What the idempotence guards read: the disk, or the driver's tree (which, in a dry run,
-includes what earlier nodes of the run would have written)."""
+includes what earlier nodes of the run would have written); and where the app's sources are."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Protocol
 
@@ -25,3 +26,19 @@ class DiskFiles:
 
 def exists(files: Files, relative: str) -> bool:
     return files.read(relative) is not None
+
+
+def source_root(files: Files) -> str:
+    """``sourceRoot`` of the default project (what the schematics' buildDefaultPath uses)."""
+    try:
+        workspace = json.loads(files.read("angular.json") or "{}")
+        projects = workspace.get("projects") or {}
+        name = workspace.get("defaultProject") or next(iter(projects))
+        return str(projects[name].get("sourceRoot") or "src")
+    except (ValueError, StopIteration, KeyError, AttributeError):
+        return "src"
+
+
+def source_relative(root: Path, relative: str) -> str:
+    """``<sourceRoot>/<relative>``, relative to the workspace root."""
+    return f"{source_root(DiskFiles(root))}/{relative}"

@@ -12,30 +12,14 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from . import edits
-from .files import DiskFiles, Files, exists
+from . import edits, runtime_config
+from .files import Files, exists, source_root
 from .strings import camelize, dasherize
 
 Args = Mapping[str, Any]
 Options = dict[str, Any]
-
-
-def source_root(files: Files) -> str:
-    """``sourceRoot`` of the default project (what the schematics' buildDefaultPath uses)."""
-    try:
-        workspace = json.loads(files.read("angular.json") or "{}")
-        projects = workspace.get("projects") or {}
-        name = workspace.get("defaultProject") or next(iter(projects))
-        return str(projects[name].get("sourceRoot") or "src")
-    except (ValueError, StopIteration, KeyError, AttributeError):
-        return "src"
-
-
-def app_dir(root: Path) -> Path:
-    return root / source_root(DiskFiles(root)) / "app"
 
 
 def _app(files: Files) -> str:
@@ -93,7 +77,7 @@ class BuiltinEdit:
 class Bootstrap:
     """``ng new`` + ``ng add`` (or a cached template), then the application settings edit."""
 
-    edit: edits.Edit = edits.application_settings
+    edit: edits.Edit = runtime_config.application_settings
 
 
 Operation = Schematic | BuiltinEdit | Bootstrap
@@ -132,7 +116,7 @@ OPERATIONS: dict[str, Operation] = {
         "add-simple-member",
         _simple_member_options,
         present=lambda f, a: declares(f, str(a["ename"]), camelize(str(a["mname"]))),
-        post_edit=edits.member_tag,
+        post_edit=runtime_config.member_tag,
     ),
     "add-composite-member": Schematic(
         "add-composite-member",
@@ -144,7 +128,7 @@ OPERATIONS: dict[str, Operation] = {
             }
         ),
         present=lambda f, a: declares(f, str(a["ename"]), composite_member_name(a)),
-        post_edit=edits.delete_strategy,
+        post_edit=runtime_config.delete_strategy,
         check=_composite_check,
     ),
     "advanced-crud": Schematic(
@@ -183,10 +167,10 @@ OPERATIONS: dict[str, Operation] = {
         lambda a: {"lang": a["lang"], "key": a["key"], "value": a["value"]},
         post_edit=edits.translation_value,
     ),
-    "field-mapping": BuiltinEdit(edits.field_mapping),
-    "service-configuration": BuiltinEdit(edits.service_configuration),
-    "authentication-provider": BuiltinEdit(edits.authentication_provider),
-    "http-auth-config": BuiltinEdit(edits.http_auth_config),
+    "field-mapping": BuiltinEdit(runtime_config.field_mapping),
+    "service-configuration": BuiltinEdit(runtime_config.service_configuration),
+    "authentication-provider": BuiltinEdit(runtime_config.authentication_provider),
+    "http-auth-config": BuiltinEdit(runtime_config.http_auth_config),
 }
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
-from averos_ci.execute.contracts import RuntimeMutation
+from averos_ci.execute.contracts import ExecutionContext, RuntimeMutation
 
+from .edits import Edited
 from .journal import Journal
 from .workspace import contained
 
@@ -39,3 +40,25 @@ def merge(first: RuntimeMutation, second: RuntimeMutation) -> RuntimeMutation:
         updated=tuple(sorted(updated)),
         deleted=tuple(sorted(deleted)),
     )
+
+
+def apply_edit(context: ExecutionContext, edited: Edited) -> RuntimeMutation:
+    """Write a built-in edit's files (journaled) and log them and its notes in the node's log:
+    the notes say what the node asked for that the generated app has no place for."""
+    mutation = write_files(
+        context.workspace_root,
+        edited.files,
+        dry_run=context.dry_run,
+        journal=Journal(context.workspace_root),
+    )
+    lines = [
+        f"{kind} {path}"
+        for kind, paths in (("CREATE", mutation.created), ("UPDATE", mutation.updated))
+        for path in paths
+    ]
+    lines += [f"NOT APPLIED: {note}" for note in edited.notes]
+    if lines:
+        context.log_file.parent.mkdir(parents=True, exist_ok=True)
+        with context.log_file.open("a", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+    return mutation

@@ -106,7 +106,9 @@ def test_nodes_report_mutations_and_logs(workspace: Path) -> None:
     assert status is not None and status.created == ("src/app/model/status.ts",)
     assert "status!: Status;" in (workspace / "src/app/model/to-do-task.ts").read_text()
     tag = results[3].runtime_mutation
-    assert tag is not None and "src/assets/entity/entity-config.json" in tag.created
+    assert tag is not None and not any(p.startswith("src/assets/") for p in tag.created)
+    tag_log = workspace.parent / "ws-logs" / "nodes" / "simple-field_ToDoTask_taskId.log"
+    assert "NOT APPLIED: memberTag ID of ToDoTask.taskId" in tag_log.read_text()
     fr = json.loads((workspace / "src/assets/i18n/fr.json").read_text())
     assert fr["todotask.status"] == "Statut"
     log = (workspace.parent / "ws-logs" / "nodes" / "entity_ToDoTask.log").read_text()
@@ -181,9 +183,15 @@ def test_operations_without_schematic(workspace: Path) -> None:
         apiEndPoint="/x",
         apiHTTPQueryBuilder="mongodb",
     )
-    [ok] = run_nodes(AngularSchematicsAdapter({}), workspace, [config])
+    _, ok = run_nodes(AngularSchematicsAdapter({}), workspace, [ENTITY, config])
     assert ok.success and ok.runtime_mutation is not None
-    assert ok.runtime_mutation.created == ("src/assets/environment/env-config.json",)
+    service = "src/app/service/to-do-task-service.service.ts"
+    assert ok.runtime_mutation.updated == (service,) and ok.runtime_mutation.created == ()
+    text = (workspace / service).read_text()
+    assert "public toDoTaskAPI = 'http://h:1/x';" in text
+    assert "criteria.toHttpQuery()" in text
+    [again] = run_nodes(AngularSchematicsAdapter({}), workspace, [config])
+    assert again.runtime_mutation is not None and again.runtime_mutation.updated == ()
     [refused] = run_nodes(AngularSchematicsAdapter({"builtinEdits": False}), workspace, [config])
     assert refused.failure is not None and refused.failure.code == "UNSUPPORTED"
     assert "unsupported by collection @wiforge/averos" in refused.failure.message

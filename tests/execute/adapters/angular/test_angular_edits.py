@@ -1,109 +1,26 @@
-"""Built-in edits (no schematic in @wiforge/averos 1.4.x) and the undo journal."""
+"""The translation built-in edit and the undo journal (configuration edits:
+test_angular_runtime_config.py)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from averos_ci.execute.adapters.angular import edits, journal
 from averos_ci.execute.adapters.angular.writes import write_files
 
-SERVICE = {
-    "name": "ToDoTaskServiceConfiguration",
-    "id": "ToDoTaskService",
-    "type": "service",
-    "apiHost": "127.0.0.1",
-    "apiPort": 3333,
-    "apiProtocol": "http",
-    "apiEndPoint": "/api/todotasks",
-    "apiHTTPQueryBuilder": "mongodb",
-}
 
-
-def _apply(root: Path, files: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    mutation = write_files(root, files, dry_run=False, journal=journal.Journal(root))
-    journal.clear(root)
-    return mutation.created, mutation.updated
-
-
-def test_edits_are_idempotent_upserts(tmp_path: Path) -> None:
-    assert _apply(tmp_path, edits.service_configuration(tmp_path, SERVICE)) == (
-        (edits.ENV_CONFIG,),
-        (),
-    )
-    first = (tmp_path / edits.ENV_CONFIG).read_bytes()
-    assert _apply(tmp_path, edits.service_configuration(tmp_path, SERVICE)) == ((), ())
-    assert (tmp_path / edits.ENV_CONFIG).read_bytes() == first
-    changed = {**SERVICE, "apiPort": 4444}
-    assert _apply(tmp_path, edits.service_configuration(tmp_path, changed)) == (
-        (),
-        (edits.ENV_CONFIG,),
-    )
-    doc = json.loads((tmp_path / edits.ENV_CONFIG).read_text())
-    assert doc["serviceConfigurations"]["ToDoTaskServiceConfiguration"]["apiPort"] == 4444
-    assert len(doc["serviceConfigurations"]) == 1
-
-
-def test_entity_config_collects_mappings_tags_and_strategies(tmp_path: Path) -> None:
-    _apply(
-        tmp_path,
-        edits.field_mapping(
-            tmp_path,
-            {
-                "name": "ToDoTaskMapping",
-                "ename": "ToDoTask",
-                "mapping": [{"fieldKey": "taskId", "mapTo": "_id"}],
-            },
-        ),
-    )
-    _apply(
-        tmp_path,
-        edits.member_tag(tmp_path, {"ename": "ToDoTask", "mname": "taskId", "memberTag": "ID"}),
-    )
-    _apply(
-        tmp_path,
-        edits.delete_strategy(
-            tmp_path,
-            {
-                "ename": "ToDoArea",
-                "fename": "ToDoTask",
-                "memberName": "toDoTasks",
-                "deleteStrategy": "DELETE_CHILDREN",
-            },
-        ),
-    )
-    doc = json.loads((tmp_path / edits.ENTITY_CONFIG).read_text())
-    assert doc["entities"]["ToDoTask"] == {
-        "fieldMappings": {"ToDoTaskMapping": {"taskId": "_id"}},
-        "memberTags": {"taskId": "ID"},
-    }
-    assert doc["entities"]["ToDoArea"]["deleteStrategies"] == {"toDoTasks": "DELETE_CHILDREN"}
-    assert edits.member_tag(tmp_path, {"ename": "X", "mname": "y"}) == {}
-
-
-def test_auth_edits(tmp_path: Path) -> None:
-    _apply(
-        tmp_path,
-        edits.authentication_provider(
-            tmp_path,
-            {
-                "name": "Dummy",
-                "providerType": "dummy",
-                "config": [{"key": "networkDelay", "value": "0"}],
-            },
-        ),
-    )
-    _apply(tmp_path, edits.http_auth_config(tmp_path, {"tokenHeader": "Authorization"}))
-    doc = json.loads((tmp_path / edits.ENV_CONFIG).read_text())
-    assert doc["authentication"]["providers"]["Dummy"]["config"] == {"networkDelay": "0"}
-    assert doc["authentication"]["httpAuthConfig"] == {"tokenHeader": "Authorization"}
-
-
-def test_dry_run_writes_nothing(tmp_path: Path) -> None:
-    files = edits.service_configuration(tmp_path, SERVICE)
-    mutation = write_files(tmp_path, files, dry_run=True, journal=None)
-    assert mutation.created == (edits.ENV_CONFIG,)
-    assert not any(tmp_path.iterdir())
+def test_translation_value_is_set_the_way_the_schematic_writes_it(tmp_path: Path) -> None:
+    i18n = tmp_path / "src/assets/i18n"
+    i18n.mkdir(parents=True)
+    (i18n / "fr.json").write_text('{"todotask.status":"Etat","app.ok":"OK"}')
+    args = {"lang": "fr", "key": "ToDoTask.Status", "value": "Statut"}
+    edited = edits.translation_value(tmp_path, args)
+    assert edited.files == {"src/assets/i18n/fr.json": '{"todotask.status":"Statut","app.ok":"OK"}'}
+    mutation = write_files(tmp_path, edited.files, dry_run=True, journal=None)
+    assert mutation.updated == ("src/assets/i18n/fr.json",)
+    write_files(tmp_path, edited.files, dry_run=False, journal=None)
+    assert edits.translation_value(tmp_path, args).files == {}
+    assert edits.translation_value(tmp_path, {**args, "lang": "de"}).files == {}
 
 
 def test_rollback_restores_an_interrupted_node(tmp_path: Path) -> None:

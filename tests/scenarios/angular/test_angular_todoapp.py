@@ -75,13 +75,11 @@ def test_generated_app(applied_v1: tuple[Path, dict[str, str]]) -> None:
     ).exists()
     fr = json.loads((ws / "src/assets/i18n/fr.json").read_text())
     assert fr["todotask.status.closed"] == "Terminée"  # Averos lower-cases keys
-    env = json.loads((ws / "src/assets/environment/env-config.json").read_text())
-    assert set(env["serviceConfigurations"]) == {
-        "ToDoAreaServiceConfiguration",
-        "ToDoTaskServiceConfiguration",
-    }
-    entity = json.loads((ws / "src/assets/entity/entity-config.json").read_text())
-    assert entity["entities"]["ToDoTask"]["fieldMappings"]["ToDoTaskMapping"]["taskId"] == "_id"
+    service = (ws / "src/app/service/to-do-task-service.service.ts").read_text()
+    assert "public toDoTaskAPI = 'http://127.0.0.1:3333/api/todotasks';" in service
+    assert "criteria.toHttpQuery()" in service  # mongodb: the runtime's filter={...} dialect
+    assert not (ws / "src/assets/environment").exists()  # no bookkeeping presented as config
+    assert not (ws / "src/assets/entity").exists()
     assert not (ws / ".averos-ci").exists()
     logs = project / ".averos" / "logs"
     assert any("averos-entity" in p.read_text() for p in logs.rglob("*.log"))

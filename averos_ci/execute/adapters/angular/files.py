@@ -42,3 +42,9 @@ def source_root(files: Files) -> str:
 def source_relative(root: Path, relative: str) -> str:
     """``<sourceRoot>/<relative>``, relative to the workspace root."""
     return f"{source_root(DiskFiles(root))}/{relative}"
+
+
+def read_text(path: Path) -> str:
+    """The file's text as stored: no newline translation (the schematics write CRLF files,
+    and an edit must change only what it means to)."""
+    return path.read_bytes().decode("utf-8")

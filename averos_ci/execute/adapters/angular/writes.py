@@ -20,7 +20,7 @@ def write_files(
     for relative, text in sorted(files.items()):
         path = contained(root, relative)
         existed = path.is_file()
-        if existed and path.read_text(encoding="utf-8") == text:
+        if existed and path.read_bytes() == text.encode("utf-8"):
             continue
         (updated if existed else created).append(relative)
         if dry_run:

@@ -29,14 +29,15 @@ const ARGS = [
 async function main() {
   const scenario = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
   const shots = [];
-  const profile = fs.mkdtempSync(path.join(scenario.shots, 'profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  // launch() runs Chromium with a fresh temporary --user-data-dir of its own; a persistent
+  // profile (launchPersistentContext) made the app's first render flaky here (disk cache).
+  const browser = await chromium.launch({
     executablePath: scenario.chromium || '/usr/bin/chromium',
     args: ARGS,
     headless: true,
-    viewport: { width: 1280, height: 860 },
   });
-  const page = context.pages()[0] || (await context.newPage());
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
   page.setDefaultTimeout(scenario.timeoutMs || 60000); // a loaded CI machine
   // The app asks Google Fonts for its icon font; only the app and its backend are local.
   await page.route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (r) => r.abort());
@@ -49,6 +50,17 @@ async function main() {
     await page.goto(url);
     await page.waitForLoadState('networkidle');
   };
+  // Entity pages are reached inside the running app (the Angular router, as its menu links
+  // do), not by a full page load: loading one directly sometimes renders it empty in
+  // @wiforge/averos 1.4.1 (its view-layout registration races the component; seen in 2 of 3
+  // loads here with a warm cache).
+  const navigate = async (route) => {
+    await page.evaluate((r) => {
+      window.history.pushState(null, '', r);
+      window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+    }, route);
+    await page.waitForURL(`**${route}`);
+  };
   const field = (label) => page.locator(`mat-form-field:has(mat-label:text-is("${label}"))`).first();
   const labels = async () =>
     page.$$eval('mat-form-field mat-label', (els) => els.map((e) => e.textContent.trim()));
@@ -58,6 +70,11 @@ async function main() {
     if (r.url().startsWith(scenario.baseUrl)) return;
     const response = await r.response();
     result.backend.push(`${r.method()} ${r.url()} -> ${response ? response.status() : '?'}`);
+  });
+  result.errors = [];
+  page.on('pageerror', (e) => result.errors.push(String(e).slice(0, 300)));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().includes('ERR_FAILED')) result.errors.push(m.text().slice(0, 300));
   });
   page.on('requestfailed', (r) => {
     if (!r.url().startsWith(scenario.baseUrl) && !r.url().includes('fonts.g')) {
@@ -75,7 +92,7 @@ async function main() {
       await page.waitForURL('**/home');
     }
     if (scenario.create) {
-      await open(base + scenario.create.path);
+      await navigate(scenario.create.path);
       for (const f of scenario.create.fields) {
         const ff = field(f.label);
         if (f.option !== undefined) {
@@ -96,9 +113,10 @@ async function main() {
       result.saveUrl = response.url();
       await page.getByText('has been created successfully').waitFor();
       await shot('created');
+      await page.getByRole('button', { name: 'Ok', exact: true }).click(); // close the dialog
     }
     if (scenario.search) {
-      await open(base + scenario.search.path);
+      await navigate(scenario.search.path);
       const searched = page.waitForResponse(
         (r) => r.request().method() === 'GET' && !r.url().startsWith(base));
       searched.catch(() => {});
@@ -113,7 +131,8 @@ async function main() {
       const reloaded = page.waitForEvent('load');
       await page.locator(`.cdk-overlay-container mat-option[ng-reflect-value="${scenario.language.code}"]`).click();
       await reloaded;
-      await open(base + scenario.language.path);
+      await page.waitForLoadState('networkidle');
+      await navigate(scenario.language.path);
       await page.locator('mat-label', { hasText: scenario.language.expectLabel }).first().waitFor();
       result.labels.language = await labels();
       await shot(`language-${scenario.language.code}`);
@@ -124,8 +143,7 @@ async function main() {
     result.url = page.url();
     try { await shot('failure'); } catch (_) { /* the page is gone */ }
   }
-  await context.close();
-  fs.rmSync(profile, { recursive: true, force: true });
+  await browser.close();
   process.stdout.write(JSON.stringify(result) + '\n');
   process.exitCode = result.ok ? 0 : 1;
 }

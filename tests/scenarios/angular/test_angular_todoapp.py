@@ -78,6 +78,8 @@ def test_generated_app(applied_v1: tuple[Path, dict[str, str]]) -> None:
     service = (ws / "src/app/service/to-do-task-service.service.ts").read_text()
     assert "public toDoTaskAPI = 'http://127.0.0.1:3333/api/todotasks';" in service
     assert "criteria.toHttpQuery()" in service  # mongodb: the runtime's filter={...} dialect
+    assert "entityAccessor: '_id'" in service  # fieldMappings: taskId -> _id
+    assert "    _id!: string;" in (ws / "src/app/model/to-do-task.ts").read_text()
     assert not (ws / "src/assets/environment").exists()  # no bookkeeping presented as config
     assert not (ws / "src/assets/entity").exists()
     assert not (ws / ".averos-ci").exists()

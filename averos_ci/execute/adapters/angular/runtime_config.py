@@ -253,8 +253,8 @@ def member_tag(root: Path, args: Mapping[str, Any]) -> Edited:
     return Edited(
         notes=(
             f"memberTag {tag} of {args['ename']}.{member}: no place in {RUNTIME} "
-            "(add-simple-member has no option for it; the identifier stays the generated "
-            "@ID() member)",
+            "(add-simple-member has no option for it; the identifier is the generated "
+            "@ID() id member, or _id through a field mapping)",
         )
     )
 

@@ -34,7 +34,7 @@ def ensure_tools(cache: Path, *, npm: str = "npm") -> Path:
             shutil.copy(HERE / name, staging / name)
         env = {**os.environ, "npm_config_cache": str(cache / "npm")}
         proc = subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund"],
+            [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
             cwd=staging,
             env=env,
             capture_output=True,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import groupby
 
 from averos_ci.plan import review
@@ -38,58 +39,88 @@ def md_escape(text: str) -> str:
     return "".join(out)
 
 
-def _cut(lines: list[list[str]], cap: int | None, omitted: str) -> list[str]:
-    """Flatten blocks of lines, keeping the head and the tail blocks when over ``cap``."""
-    if cap is None or len(lines) <= cap:
-        return [line for block in lines for line in block]
-    head, tail = cap - cap // 2, cap // 2
-    kept = lines[:head] + lines[len(lines) - tail :]
-    missing = lines[head : len(lines) - tail]
-    note = omitted.format(n=len(missing))
-    return [
-        *(line for block in kept[:head] for line in block),
-        note,
-        *(line for block in kept[head:] for line in block),
-    ]
+@dataclass(frozen=True)
+class _Prepared:
+    """An item's markdown, escaped once (the size search assembles it many times)."""
+
+    line: str
+    attrs: tuple[str, ...]
 
 
-def _item(item: review.Item, indent: str, cap: int | None) -> list[str]:
-    out = [f"{indent}- `{item.mark}` {md_escape(item.text)}"]
-    # "\+" / "\-": a bare mark after the bullet would open a nested list
-    attrs = [[f"{indent}  - \\{a.mark} {md_escape(a.text)}"] for a in item.attrs]
-    out += _cut(attrs, cap, f"{indent}  - … {{n}} more attribute(s) omitted")
+def _prepare(item: review.Item, indent: str) -> _Prepared:
+    # "\\+" / "\\-": a bare mark after the bullet would open a nested list
+    return _Prepared(
+        f"{indent}- `{item.mark}` {md_escape(item.text)}",
+        tuple(f"{indent}  - \\{a.mark} {md_escape(a.text)}" for a in item.attrs),
+    )
+
+
+@dataclass(frozen=True)
+class _Group:
+    title: list[str]
+    head: _Prepared | None
+    children: list[_Prepared]
+    owner: str
+    size: int
+    marks: Counter[str]
+
+
+def _prepare_group(group: review.Group) -> _Group:
+    items = ([group.head] if group.head else []) + group.children
+    return _Group(
+        [] if group.head else [f"- **{md_escape(group.owner)}**"],
+        _prepare(group.head, "") if group.head else None,
+        [_prepare(c, "  ") for c in group.children],
+        md_escape(group.owner),
+        group.size,
+        Counter(i.mark for i in items),
+    )
+
+
+def _head_tail(n: int, cap: int | None) -> tuple[int, int]:
+    """How many blocks to keep at the head and at the tail (all: tail 0)."""
+    if cap is None or n <= cap:
+        return n, 0
+    return cap - cap // 2, cap // 2
+
+
+def _item(p: _Prepared, cap: int | None) -> list[str]:
+    head, tail = _head_tail(len(p.attrs), cap)
+    out = [p.line, *p.attrs[:head]]
+    if head + tail < len(p.attrs):
+        indent = p.line[: len(p.line) - len(p.line.lstrip())]
+        out.append(f"{indent}  - … {len(p.attrs) - head - tail} more attribute(s) omitted")
+        out += p.attrs[len(p.attrs) - tail :]
     return out
 
 
-def _group(group: review.Group, cap: int | None) -> list[str]:
-    if group.head is not None:
-        out = _item(group.head, "", cap)
-    else:
-        out = [f"- **{md_escape(group.owner)}**"]
-    children = [_item(c, "  ", cap) for c in group.children]
-    note = f"  - … *{{n}} more change(s) in {md_escape(group.owner)} omitted here*"
-    return out + _cut(children, cap, note)
+def _group(g: _Group, cap: int | None) -> list[str]:
+    out = list(g.title) if g.head is None else _item(g.head, cap)
+    head, tail = _head_tail(len(g.children), cap)
+    for child in g.children[:head]:
+        out += _item(child, cap)
+    if head + tail < len(g.children):
+        n = len(g.children) - head - tail
+        out.append(f"  - … *{n} more change(s) in {g.owner} omitted here*")
+        for child in g.children[len(g.children) - tail :]:
+            out += _item(child, cap)
+    return out
 
 
-def _section(phase: str, groups: list[review.Group], cap: int | None) -> list[str]:
-    marks = Counter(i.mark for g in groups for i in ([g.head] if g.head else []) + list(g.children))
+def _section(phase: str, groups: list[_Group], cap: int | None) -> list[str]:
+    marks: Counter[str] = sum((g.marks for g in groups), Counter())
     summary = ", ".join(f"{marks[m]} {w}" for m, w in _WORDS.items() if marks[m])
-    blocks = [_group(g, cap) for g in groups]
-    sizes = [g.size for g in groups]
-    if cap is not None and len(blocks) > cap:
-        head, tail = cap - cap // 2, cap // 2
-        hidden = sum(sizes[head : len(sizes) - tail])
-        note = f"- … *{{n}} more element(s) with {hidden} change(s) omitted here*"
-    else:
-        note = ""
-    return [
-        f"<details><summary>{phase} ({summary})</summary>",
-        "",
-        *_cut(blocks, cap, note),
-        "",
-        "</details>",
-        "",
-    ]
+    out = [f"<details><summary>{phase} ({summary})</summary>", ""]
+    head, tail = _head_tail(len(groups), cap)
+    for g in groups[:head]:
+        out += _group(g, cap)
+    if head + tail < len(groups):
+        hidden = groups[head : len(groups) - tail]
+        changes = sum(g.size for g in hidden)
+        out.append(f"- … *{len(hidden)} more element(s) with {changes} change(s) omitted here*")
+        for g in groups[len(groups) - tail :]:
+            out += _group(g, cap)
+    return [*out, "", "</details>", ""]
 
 
 def _graph(plan: ExecutionPlan) -> list[str]:
@@ -112,7 +143,7 @@ def _graph(plan: ExecutionPlan) -> list[str]:
 
 def _markdown(
     plan: ExecutionPlan,
-    sections: list[tuple[str, list[review.Group]]],
+    sections: list[tuple[str, list[_Group]]],
     cap: int | None,
     title: str,
     extra: Sequence[str],
@@ -166,7 +197,8 @@ def render_markdown(
     ``sections`` are extra markdown blocks (already escaped) shown after the counts.
     """
     grouped = [
-        (phase.value, list(gs)) for phase, gs in groupby(review.groups(plan), lambda g: g.phase)
+        (phase.value, [_prepare_group(g) for g in gs])
+        for phase, gs in groupby(review.groups(plan), lambda g: g.phase)
     ]
     graph = _graph(plan)
     text = _markdown(plan, grouped, None, title, sections, graph)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
-from typing import Any, Required
+from typing import Any, Literal, Required
 
 from pydantic import Field, PrivateAttr, SerializerFunctionWrapHandler, model_serializer
 from typing_extensions import TypedDict
@@ -91,7 +91,7 @@ class AttributeWire(TypedDict, total=False):
     """The JSON shape of an :class:`AttributeChange` (what the plan schema documents)."""
 
     field: Required[str]
-    op: Required[AttrOp]
+    op: Required[Literal["add", "update", "remove"]]
     before: Any  # absent for "add"
     after: Any  # absent for "remove"
     sensitive: bool  # absent when false
@@ -99,7 +99,7 @@ class AttributeWire(TypedDict, total=False):
 
 def attribute_wire(data: dict[str, Any]) -> AttributeWire:
     """The compact wire form (see :class:`AttributeChange`); the planner builds it directly."""
-    out: AttributeWire = {"field": data["field"], "op": AttrOp(data["op"]).value}  # type: ignore[typeddict-item]
+    out: AttributeWire = {"field": data["field"], "op": AttrOp(data["op"]).value}
     if data["op"] != AttrOp.ADD:
         out["before"] = data.get("before")
     if data["op"] != AttrOp.REMOVE:

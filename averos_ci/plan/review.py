@@ -23,7 +23,9 @@ _ATTR_MARKS = {AttrOp.ADD: "+", AttrOp.UPDATE: "~", AttrOp.REMOVE: "-"}
 _IDENTITY = frozenset(
     {"name", "ename", "mname", "memberName", "lang", "key", "languageCode", "applicationName"}
 )
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")  # + bidi overrides
+_CONTROL = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)  # + bidi overrides
 _CHILD_OWNER = {"simple-field": "entity", "composite-field": "entity"}
 
 

@@ -52,7 +52,12 @@ def older_todo(raw: dict[str, Any]) -> dict[str, Any]:
     dummy = _named(old["authentication"], "DummyAuthProvider")
     _named(dummy["config"], "testConfig", "key")["value"] = "an-old-secret"
     old["blankPages"].append(
-        {"name": "LegacyPage", "updateRouteMenu": True, "targetMenu": "side", "targetSpace": "public"}
+        {
+            "name": "LegacyPage",
+            "updateRouteMenu": True,
+            "targetMenu": "side",
+            "targetSpace": "public",
+        }
     )
     return old
 

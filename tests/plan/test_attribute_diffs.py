@@ -172,3 +172,29 @@ def test_provider_config_is_sensitive_in_every_rendering() -> None:
             assert "config: (sensitive)" in text
     text = render_text(plan_of(new, applied(old)))
     assert "~ config: (sensitive) → (sensitive) (entries changed: clientSecret, realm)" in text
+
+
+def test_plan_json_with_attributes_validates_and_round_trips() -> None:
+    """The planner writes the diff by hand (speed): it must equal the models' own wire form."""
+    import jsonschema
+
+    from averos_ci._model import WireModel
+    from averos_ci.schemas import HERE
+    from tests.plan.test_golden_renderings import todo_plan
+
+    plan = todo_plan()
+    assert plan.diff.to_update and plan.diff.conflicts and plan.diff.to_remove
+    doc = json.loads(plan.to_json())
+    assert doc["formatVersion"] == 2
+    jsonschema.validate(doc, json.loads((HERE / "plan.schema.json").read_text(encoding="utf-8")))
+    again = ExecutionPlan.model_validate(doc)
+    assert WireModel.to_wire(again) == doc  # pydantic's dump of the parsed plan, key for key
+    assert again.diff == plan.diff
+    update = next(c for c in doc["diff"]["toUpdate"] if c["id"].startswith("service-config:"))
+    assert update["attributes"] == [
+        {"field": "apiPort", "op": "update", "before": 3330, "after": 3332}
+    ]
+    removal = next(c for c in doc["diff"]["toRemove"])
+    assert all(set(a) == {"field", "op", "before"} for a in removal["attributes"])
+    auth = next(c for c in doc["diff"]["toUpdate"] if c["id"] == "auth:DummyAuthProvider")
+    assert auth["attributes"][0]["sensitive"] is True

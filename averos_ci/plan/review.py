@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from averos_ci.plan.model import AttributeChange, AttrOp, Change, ExecutionPlan, Phase
+from averos_ci.plan.model import AttributeChange, AttrOp, Bucket, Change, ExecutionPlan, Phase
 
 VALUE_CHARS = 80  # longer values are shortened, with a visible marker
 SENSITIVE = "(sensitive)"
@@ -113,8 +113,8 @@ def attr_line(a: AttributeChange) -> AttrLine:
 def _summary(change: Change, kind: str) -> tuple[str | None, list[AttributeChange]]:
     """A one-line summary of a member or an entry, and the attributes it does not cover."""
     attrs = {a.field: a for a in change.attributes}
-    whole = all(a.op is not AttrOp.UPDATE for a in change.attributes)  # a create or a removal
-    side = "after" if change.bucket.value == "toAdd" else "before"
+    whole = change.bucket in (Bucket.TO_ADD, Bucket.TO_REMOVE)  # every attribute, one side
+    side = "after" if change.bucket is Bucket.TO_ADD else "before"
     get = {k: getattr(a, side) for k, a in attrs.items()}
     if whole and kind == "simple-member" and "memberType" in get:
         text = _bare(get["memberType"])
@@ -138,7 +138,7 @@ def _summary(change: Change, kind: str) -> tuple[str | None, list[AttributeChang
 
 
 def _listed(change: Change) -> list[AttributeChange]:
-    if all(a.op is not AttrOp.UPDATE for a in change.attributes) and change.renamed_from is None:
+    if change.bucket in (Bucket.TO_ADD, Bucket.TO_REMOVE):
         return [a for a in change.attributes if a.field not in _IDENTITY]
     return list(change.attributes)
 

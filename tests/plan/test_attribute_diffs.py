@@ -198,3 +198,15 @@ def test_plan_json_with_attributes_validates_and_round_trips() -> None:
     assert all(set(a) == {"field", "op", "before"} for a in removal["attributes"])
     auth = next(c for c in doc["diff"]["toUpdate"] if c["id"] == "auth:DummyAuthProvider")
     assert auth["attributes"][0]["sensitive"] is True
+
+
+def test_an_attribute_added_to_an_existing_element_is_rendered_as_added() -> None:
+    old = example_raw()
+    new = copy.deepcopy(old)
+    _member(new, "ToDoTask", "dueDate")["memberTag"] = "BusinessID"  # a conflict (memberTag)
+    plan = check_attribute_law(old, new)
+    [conflict] = plan.diff.conflicts
+    assert [(a.field, a.op) for a in conflict.attributes] == [("memberTag", AttrOp.ADD)]
+    text = render_text(plan)
+    assert "    ! dueDate  (conflict: memberTag cannot change" in text
+    assert '        + memberTag: "BusinessID"\n' in text

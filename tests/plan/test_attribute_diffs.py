@@ -203,10 +203,14 @@ def test_plan_json_with_attributes_validates_and_round_trips() -> None:
 def test_an_attribute_added_to_an_existing_element_is_rendered_as_added() -> None:
     old = example_raw()
     new = copy.deepcopy(old)
-    _member(new, "ToDoTask", "dueDate")["memberTag"] = "BusinessID"  # a conflict (memberTag)
+    _member(new, "ToDoArea", "description").update(memberType="string", memberTag="BusinessID")
+    _member(new, "ToDoArea", "title").pop("memberTag")  # one BusinessID per entity
     plan = check_attribute_law(old, new)
-    [conflict] = plan.diff.conflicts
-    assert [(a.field, a.op) for a in conflict.attributes] == [("memberTag", AttrOp.ADD)]
+    conflicts = {c.id: c for c in plan.diff.conflicts}
+    title = conflicts["simple-field:ToDoArea:title"]
+    assert [(a.field, a.op) for a in title.attributes] == [("memberTag", AttrOp.REMOVE)]
     text = render_text(plan)
-    assert "    ! dueDate  (conflict: memberTag cannot change" in text
-    assert '        + memberTag: "BusinessID"\n' in text
+    assert "    ! title  (conflict: memberTag cannot change" in text
+    assert '        - memberTag: "BusinessID"\n' in text
+    assert '        + memberTag: "BusinessID"\n' in text  # on description
+    assert '        ~ memberType: "textarea" → "string"\n' in text

@@ -7,6 +7,7 @@ cannot open a link, a mention, an HTML element or break out of a table cell.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from averos_ci.plan.model import ExecutionPlan
 
@@ -27,11 +28,12 @@ def code(text: str) -> str:
     return escape(text)
 
 
-def plan_markdown(plan: ExecutionPlan, *, max_chars: int) -> str:
-    """The plan as markdown under ``max_chars`` (the shared renderer, with a last guard)."""
+def plan_markdown(plan: ExecutionPlan, *, max_chars: int, sections: Sequence[str] = ()) -> str:
+    """The plan as markdown under ``max_chars`` (the shared renderer, with a last guard);
+    ``sections`` are extra, already escaped blocks shown after the counts."""
     from averos_ci.plan.render import render_markdown
 
-    text = render_markdown(plan, max_chars=max_chars, title="Plan")
+    text = render_markdown(plan, max_chars=max_chars, title="Plan", sections=sections)
     balanced = text.count("<details>") == text.count("</details>")
     if len(text) <= max_chars and balanced:
         return text

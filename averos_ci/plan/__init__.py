@@ -3,6 +3,8 @@
 from averos_ci.plan.model import (
     PLAN_FORMAT_VERSION,
     Action,
+    AttributeChange,
+    AttrOp,
     Bucket,
     Change,
     ExecutionPlan,
@@ -17,6 +19,8 @@ from averos_ci.plan.planner import PlanResult, args_hash, compute_plan, plan_man
 __all__ = [
     "PLAN_FORMAT_VERSION",
     "Action",
+    "AttrOp",
+    "AttributeChange",
     "Bucket",
     "Change",
     "ExecutionPlan",

@@ -12,6 +12,9 @@ from averos_ci.errors import ExitCode, InputError
 if TYPE_CHECKING:
     from averos_ci.plan.model import ExecutionPlan
 
+if TYPE_CHECKING:
+    from averos_ci.plan.model import ExecutionPlan
+
 
 def plan_command(
     *,
@@ -44,6 +47,15 @@ def plan_command(
     return int(ExitCode.CHANGES if plan.has_changes else ExitCode.OK)
 
 
+def _print_coloured(plan: ExecutionPlan) -> None:
+    """create/update/remove in colour on a terminal (rich honours NO_COLOR)."""
+    from rich.console import Console
+
+    from averos_ci.plan.render import render_rich
+
+    Console(file=sys.stdout, highlight=False).print(render_rich(plan), end="", soft_wrap=True)
+
+
 def _plan_and_write(
     *,
     config: Path | None,
@@ -69,14 +81,16 @@ def _plan_and_write(
     )
     for warning in result.warnings:
         print(warning, file=sys.stderr)
-    text = RENDERERS[output_format](result.plan)
-    if out is not None:
+    if output_format == "text" and out is None and sys.stdout.isatty():
+        _print_coloured(result.plan)
+    elif out is not None:
+        text = RENDERERS[output_format](result.plan)
         try:
             atomic_write_text(out, text)
         except OSError as exc:
             raise InputError(f"cannot write the plan: {exc.strerror}", path=out) from None
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(RENDERERS[output_format](result.plan))
     if not result.plan.applicable:
         print("warning: the plan has conflicts and cannot be applied", file=sys.stderr)
     return result.plan

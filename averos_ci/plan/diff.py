@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from averos_ci._model import fast_construct
+from averos_ci.plan import attributes
 from averos_ci.plan.elements import ALL, Element
 from averos_ci.plan.model import Action, Bucket, Change
 
@@ -22,7 +23,8 @@ class ElementDiff:
 
 def _change(**kwargs: object) -> Change:
     # The planner's own values need no validation; constructing 100k changes must stay cheap.
-    return fast_construct(Change, {"fields": (), "reason": None, "renamed_from": None, **kwargs})
+    values = {"fields": (), "reason": None, "renamed_from": None, "attributes": (), **kwargs}
+    return fast_construct(Change, values)
 
 
 def _changed_fields(old: Element, new: Element, *, renamed: bool) -> list[str]:
@@ -54,7 +56,12 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
         if before is None:
             actions[key] = Action.CREATE
             changes[Bucket.TO_ADD].append(
-                _change(id=element.id, kind=element.kind, bucket=Bucket.TO_ADD)
+                _change(
+                    id=element.id,
+                    kind=element.kind,
+                    bucket=Bucket.TO_ADD,
+                    attributes=attributes.created(element),
+                )
             )
             continue
         matched.add(before.key)
@@ -70,6 +77,7 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
                     renamed_from=renamed_from,
                     reason=f"{', '.join(fields)} cannot change after creation "
                     "(no Averos schematic updates it)",
+                    attributes=attributes.changed(before, element),
                 )
             )
         elif renamed_from is not None:
@@ -83,13 +91,18 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
                     bucket=Bucket.TO_UPDATE,
                     fields=tuple(fields),
                     renamed_from=renamed_from,
+                    attributes=attributes.changed(before, element),
                 )
             )
         elif fields:
             actions[key] = Action.UPDATE
             changes[Bucket.TO_UPDATE].append(
                 _change(
-                    id=element.id, kind=element.kind, bucket=Bucket.TO_UPDATE, fields=tuple(fields)
+                    id=element.id,
+                    kind=element.kind,
+                    bucket=Bucket.TO_UPDATE,
+                    fields=tuple(fields),
+                    attributes=attributes.changed(before, element),
                 )
             )
         else:
@@ -101,7 +114,11 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
         if key not in matched and key not in new:
             changes[Bucket.TO_REMOVE].append(
                 _change(
-                    id=element.id, kind=element.kind, bucket=Bucket.TO_REMOVE, reason=REMOVAL_REASON
+                    id=element.id,
+                    kind=element.kind,
+                    bucket=Bucket.TO_REMOVE,
+                    reason=REMOVAL_REASON,
+                    attributes=attributes.removed(element),
                 )
             )
     for bucket in changes.values():

@@ -14,6 +14,13 @@ from averos_ci.plan.model import Phase
 
 ALL = frozenset({"*"})  # every change is a conflict
 
+# Args that hold credentials, per element kind: masked in every rendered plan. Add a kind's
+# field here to mask it (README "Sensitive values").
+SENSITIVE_FIELDS: dict[str, frozenset[str]] = {
+    "authentication-provider": frozenset({"config"}),
+    "http-auth-config": frozenset(),
+}
+
 
 @dataclass(frozen=True)
 class Element:
@@ -28,6 +35,8 @@ class Element:
     conflict_fields: frozenset[str] = frozenset()
     rename_of: str | None = None  # key of the element this one was renamed from
     ignore_on_rename: frozenset[str] = field(default_factory=frozenset)
+    # args shown as "(sensitive)" in every rendering (credentials)
+    sensitive_fields: frozenset[str] = frozenset()
 
 
 def _clean(d: dict[str, Any]) -> dict[str, Any]:
@@ -195,6 +204,7 @@ def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:
             "authentication-provider",
             dict(provider),
             root,
+            sensitive_fields=SENSITIVE_FIELDS["authentication-provider"],
         )
     if m.get("httpAuthConfig") is not None:
         yield Element(
@@ -205,6 +215,7 @@ def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:
             "http-auth-config",
             dict(m["httpAuthConfig"]),
             root,
+            sensitive_fields=SENSITIVE_FIELDS["http-auth-config"],
         )
     for code, entries in m["languages"].items():
         lang_id = f"translation:{code}"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, Required
 
-from pydantic import Field, PrivateAttr
+from pydantic import Field, PrivateAttr, SerializerFunctionWrapHandler, model_serializer
+from typing_extensions import TypedDict
 
 from averos_ci._model import WireModel
 
-PLAN_FORMAT_VERSION = 1
+PLAN_FORMAT_VERSION = 2  # 2: attribute-level changes in every diff entry
 
 
 class Action(StrEnum):
@@ -62,6 +63,52 @@ class PlanNode(WireModel):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
+class AttrOp(StrEnum):
+    ADD = "add"  # the attribute is new (every attribute of a created element)
+    UPDATE = "update"
+    REMOVE = "remove"  # the attribute is gone (every attribute of a removed element)
+
+
+class AttributeChange(WireModel):
+    """One attribute of an element, before and after: the plan's Terraform-style detail.
+
+    ``field`` is a schematic option (an element arg, or ``command``). On the wire ``before`` is
+    absent for ``add``, ``after`` for ``remove``, and ``sensitive`` when false.
+    """
+
+    field: str
+    op: AttrOp
+    before: Any = None
+    after: Any = None
+    sensitive: bool = False  # rendered as ``(sensitive)``, never as its value
+
+    @model_serializer(mode="wrap")
+    def _compact(self, handler: SerializerFunctionWrapHandler) -> AttributeWire:
+        return attribute_wire(handler(self))
+
+
+class AttributeWire(TypedDict, total=False):
+    """The JSON shape of an :class:`AttributeChange` (what the plan schema documents)."""
+
+    field: Required[str]
+    op: Required[Literal["add", "update", "remove"]]
+    before: Any  # absent for "add"
+    after: Any  # absent for "remove"
+    sensitive: bool  # absent when false
+
+
+def attribute_wire(data: dict[str, Any]) -> AttributeWire:
+    """The compact wire form (see :class:`AttributeChange`); the planner builds it directly."""
+    out: AttributeWire = {"field": data["field"], "op": AttrOp(data["op"]).value}
+    if data["op"] != AttrOp.ADD:
+        out["before"] = data.get("before")
+    if data["op"] != AttrOp.REMOVE:
+        out["after"] = data.get("after")
+    if data.get("sensitive"):
+        out["sensitive"] = True
+    return out
+
+
 class Change(WireModel):
     """One element of the semantic diff."""
 
@@ -71,6 +118,9 @@ class Change(WireModel):
     fields: tuple[str, ...] = ()  # changed fields (toUpdate / conflicts)
     reason: str | None = None  # why a conflict or a removal cannot be executed
     renamed_from: str | None = None
+    # Attribute-level changes: every arg for toAdd (after) and toRemove (before, what would be
+    # lost); the changed ones for toUpdate and conflicts (a rename's name fields included).
+    attributes: tuple[AttributeChange, ...] = ()
 
 
 class PlanDiff(WireModel):

@@ -4,32 +4,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from itertools import groupby
 
-from averos_ci.plan.model import Action, ExecutionPlan, Phase, PlanNode
+from rich.text import Text
 
-GITHUB_COMMENT_LIMIT = 65_536
-_MARK = {Action.CREATE: "+", Action.UPDATE: "~", Action.SKIP: " "}
-_MD_SPECIAL = set("\\`*_[]|~")
+from averos_ci.plan import review
+from averos_ci.plan.markdown import GITHUB_COMMENT_LIMIT, md_escape, render_markdown
+from averos_ci.plan.model import ExecutionPlan
+from averos_ci.plan.review import plain
 
+__all__ = [
+    "GITHUB_COMMENT_LIMIT",
+    "RENDERERS",
+    "counts_line",
+    "md_escape",
+    "render_json",
+    "render_markdown",
+    "render_rich",
+    "render_text",
+]
 
-def md_escape(text: str) -> str:
-    """Escape a manifest string for markdown: no markup, no HTML, no mentions, one line."""
-    out = []
-    for ch in text.replace("\r", " ").replace("\n", " "):
-        if ch in _MD_SPECIAL:
-            out.append("\\" + ch)
-        elif ch == "<":
-            out.append("&lt;")
-        elif ch == ">":
-            out.append("&gt;")
-        elif ch == "&":
-            out.append("&amp;")
-        elif ch == "@":
-            out.append("@\u200b")
-        else:
-            out.append(ch)
-    return "".join(out)
+_STYLES = {"+": "green", "~": "yellow", "!": "bold red", "-": "red"}
 
 
 def counts_line(plan: ExecutionPlan) -> str:
@@ -40,133 +34,40 @@ def counts_line(plan: ExecutionPlan) -> str:
     )
 
 
-def _by_phase(nodes: tuple[PlanNode, ...]) -> list[tuple[Phase, list[PlanNode]]]:
-    ordered = sorted(nodes, key=lambda n: n.phase.rank)  # stable: keeps plan order per phase
-    return [(phase, list(group)) for phase, group in groupby(ordered, key=lambda n: n.phase)]
-
-
-def render_text(plan: ExecutionPlan, *, show_unchanged: bool = False) -> str:
-    lines = [f"averos-ci plan for {plan.application_name}", f"planHash: {plan.plan_hash}", ""]
-    conflicts = {c.id: c for c in plan.diff.conflicts}
-    for phase, nodes in _by_phase(plan.nodes):
-        shown = [
-            n for n in nodes if show_unchanged or n.action is not Action.SKIP or n.id in conflicts
-        ]
-        if not shown:
-            continue
-        lines.append(f"{phase.value}:")
-        for n in shown:
-            if n.id in conflicts:
-                lines.append(f"  ! {n.id}  (conflict: {conflicts[n.id].reason})")
-            else:
-                lines.append(f"  {_MARK[n.action]} {n.id}  [{n.command}]")
-    if plan.diff.to_remove:
-        lines.append("removals (reported, never executed):")
-        lines.extend(f"  - {c.id}" for c in plan.diff.to_remove)
-    lines += ["", counts_line(plan)]
-    if not plan.applicable:
-        lines.append("This plan is NOT applicable: resolve the conflicts first.")
-    return "\n".join(lines) + "\n"
-
-
-def _node_rows(nodes: list[PlanNode], cap: int | None, conflicts: set[str]) -> list[str]:
-    def row(n: PlanNode) -> str:
-        action = "conflict" if n.id in conflicts else n.action.value
-        return f"| {action} | {md_escape(n.id)} | {md_escape(n.command)} |"
-
-    if cap is None or len(nodes) <= cap:
-        return [row(n) for n in nodes]
-    head, tail = cap - cap // 2, cap // 2
-    omitted = len(nodes) - head - tail
-    return (
-        [row(n) for n in nodes[:head]]
-        + [f"| … | *{omitted} node(s) omitted here to fit the size limit* | |"]
-        + [row(n) for n in nodes[len(nodes) - tail :] if tail]
-    )
-
-
-def _markdown(plan: ExecutionPlan, cap: int | None, title: str) -> str:
-    c = plan.counts
-    conflict_ids = {x.id for x in plan.diff.conflicts}
-    out = [
-        f"### {title}: {md_escape(plan.application_name)}",
-        "",
-        f"planHash `{plan.plan_hash}`",
-        "",
-        "| create | update | unchanged | conflicts | removals |",
-        "|---:|---:|---:|---:|---:|",
-        f"| {c.create} | {c.update} | {c.skip} | {c.conflicts} | {c.remove} |",
-        "",
-    ]
-    if plan.diff.conflicts:
-        out += ["**Conflicts — this plan is not applicable until they are resolved:**", ""]
-        out += [
-            f"- {md_escape(x.id)}: {md_escape(x.reason or '')}"
-            for x in plan.diff.conflicts[: cap or None]
-        ]
-        if cap and len(plan.diff.conflicts) > cap:
-            out.append(f"- … {len(plan.diff.conflicts) - cap} more conflict(s) omitted")
-        out.append("")
-    if plan.diff.to_remove:
-        out += ["**Removals — reported, never executed:**", ""]
-        out += [f"- {md_escape(x.id)}" for x in plan.diff.to_remove[:cap]]
-        if cap is not None and len(plan.diff.to_remove) > cap:
-            out.append(f"- … {len(plan.diff.to_remove) - cap} more removal(s) omitted")
-        out.append("")
-    if not plan.has_changes and not plan.diff.conflicts:
-        out += ["No changes: the application matches the manifest.", ""]
-    for phase, nodes in _by_phase(plan.nodes):
-        changed = [n for n in nodes if n.action is not Action.SKIP or n.id in conflict_ids]
-        if not changed:
-            continue
-        summary = ", ".join(
-            f"{sum(1 for n in changed if n.action is a)} {a.value}"
-            for a in (Action.CREATE, Action.UPDATE)
-            if any(n.action is a for n in changed)
-        )
-        if conflict_ids & {n.id for n in changed}:
-            summary += (", " if summary else "") + "conflicts"
-        out += [
-            f"<details><summary>{phase.value} ({summary})</summary>",
-            "",
-            "| action | node | command |",
-            "|---|---|---|",
-            *_node_rows(changed, cap, conflict_ids),
-            "",
-            "</details>",
-            "",
-        ]
-    return "\n".join(out)
-
-
-def render_markdown(
-    plan: ExecutionPlan,
-    *,
-    max_chars: int = GITHUB_COMMENT_LIMIT - 2_000,
-    title: str = "averos-ci plan",
-) -> str:
-    """Markdown under ``max_chars``: rows are cut from the middle of each phase if needed."""
-    text = _markdown(plan, None, title)
-    if len(text) <= max_chars:
-        return text
-    note = (
-        "\n> The full plan is too large for one comment: rows were omitted above. "
-        "See the job summary or `averos-ci plan --format json`.\n"
-    )
-    budget = max_chars - len(note)
-    best = _markdown(plan, 0, title)
-    if len(best) > budget:  # not even the phase headers fit: counts only
-        best = "\n".join(best.splitlines()[:8]) + "\n"
-        return best[:budget] + note if len(best) > budget else best + note
-    low, high = 1, max(len(plan.nodes), len(plan.diff.to_remove), len(plan.diff.conflicts), 1)
-    while low <= high:  # the largest per-phase row cap that fits
-        mid = (low + high) // 2
-        candidate = _markdown(plan, mid, title)
-        if len(candidate) <= budget:
-            best, low = candidate, mid + 1
+def _text_lines(plan: ExecutionPlan) -> list[tuple[str, str]]:
+    """(style mark, line): Terraform's layout, an element and its attributes indented below."""
+    lines = [("", f"averos-ci plan for {plain(plan.application_name)}")]
+    lines += [("", f"planHash: {plan.plan_hash}"), ("", "")]
+    for group in review.groups(plan):
+        if group.head is not None:
+            lines.append((group.head.mark, f"{group.head.mark} {group.head.text}"))
+            lines += [(a.mark, f"    {a.mark} {a.text}") for a in group.head.attrs]
         else:
-            high = mid - 1
-    return best + note
+            lines.append(("", f"  {plain(group.owner)}"))
+        for child in group.children:
+            lines.append((child.mark, f"    {child.mark} {child.text}"))
+            lines += [(a.mark, f"        {a.mark} {a.text}") for a in child.attrs]
+        lines.append(("", ""))
+    if not plan.has_changes and not plan.diff.conflicts:
+        lines += [("", "No changes: the application matches the manifest."), ("", "")]
+    lines.append(("", counts_line(plan)))
+    if not plan.applicable:
+        lines.append(("!", "This plan is NOT applicable: resolve the conflicts first."))
+    return lines
+
+
+def render_text(plan: ExecutionPlan) -> str:
+    """Plain text (no colour): what ``averos-ci plan`` prints to a file or a pipe."""
+    return "\n".join(line for _, line in _text_lines(plan)) + "\n"
+
+
+def render_rich(plan: ExecutionPlan) -> Text:
+    """The text rendering with create/update/remove colours, for a terminal (rich decides
+    whether to emit them: TTY, ``NO_COLOR``, ``FORCE_COLOR``)."""
+    out = Text()
+    for mark, line in _text_lines(plan):
+        out.append(line + "\n", style=_STYLES.get(mark, ""))
+    return out
 
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)

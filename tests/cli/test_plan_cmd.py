@@ -45,7 +45,12 @@ def test_formats_show_the_plan_hash(fmt: str, capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     expected = compute_plan(manifest_path=EXAMPLE_MANIFEST, state=None).plan
     assert expected.plan_hash in out
-    assert "simple-field:ToDoTask:status" in out
+    member = {  # text and markdown group members under their entity (issue 14)
+        "text": "    + status: enumeration (New,Active,Closed)  [add-simple-member]",
+        "markdown": "  - `+` status: enumeration (New,Active,Closed)",
+        "json": '"id":"simple-field:ToDoTask:status"',
+    }
+    assert member[fmt] in out
     if fmt == "json":
         doc = json.loads(out)
         assert doc["planHash"] == expected.plan_hash
@@ -53,7 +58,7 @@ def test_formats_show_the_plan_hash(fmt: str, capsys: pytest.CaptureFixture[str]
     elif fmt == "markdown":
         assert out.count("<details>") == out.count("</details>") > 0
     else:
-        assert "  + simple-field:ToDoTask:status  [add-simple-member]" in out
+        assert "    + status: enumeration (New,Active,Closed)  [add-simple-member]" in out
         assert f"Plan: {len(expected.nodes)} to create, 0 to update" in out
 
 
@@ -106,7 +111,8 @@ def test_detailed_exitcode_with_a_conflict_is_5(
         == 5
     )
     out, err = capsys.readouterr()
-    assert "! simple-field:ToDoTask:dueDate" in out
+    assert "  entity:ToDoTask\n    ! dueDate  (conflict: memberType" in out
+    assert '        ~ memberType: "date" → "string"' in out
     assert "cannot be applied" in err
 
 

@@ -127,7 +127,7 @@ def test_golden_plan_covers_exactly_the_manifest(name: str, manifest: Path, raw:
         "remove": 0,
     }
     assert sorted(c["id"] for c in doc["diff"]["toAdd"]) == sorted(ids)
-    assert doc["formatVersion"] == 1
+    assert doc["formatVersion"] == 2
     assert doc["applicationName"] == "ToDoApp"
     for key in ("planHash", "manifestHash", "baseStateHash"):
         assert len(doc[key]) == 64 and int(doc[key], 16) >= 0

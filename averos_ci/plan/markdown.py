@@ -1,0 +1,229 @@
+"""The plan as markdown (PR comment, job summary), under a size budget.
+
+Changes are grouped by element inside one collapsible section per phase; long groups are cut
+in the middle with counts. Every manifest string goes through :func:`md_escape`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import groupby
+
+from averos_ci.plan import review
+from averos_ci.plan.mermaid import flowchart
+from averos_ci.plan.model import ExecutionPlan
+
+GITHUB_COMMENT_LIMIT = 65_536
+_MD_SPECIAL = set("\\`*_[]|~")
+_WORDS = {"+": "create", "~": "update", "!": "conflict", "-": "removal"}
+
+
+def md_escape(text: str) -> str:
+    """Escape a manifest string for markdown: no markup, no HTML, no mentions, one line."""
+    out = []
+    for ch in text.replace("\r", " ").replace("\n", " "):
+        if ch in _MD_SPECIAL:
+            out.append("\\" + ch)
+        elif ch == "<":
+            out.append("&lt;")
+        elif ch == ">":
+            out.append("&gt;")
+        elif ch == "&":
+            out.append("&amp;")
+        elif ch == "@":
+            out.append("@\u200b")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """An item's markdown, escaped once (the size search assembles it many times)."""
+
+    line: str
+    attrs: tuple[str, ...]
+
+
+def _prepare(item: review.Item, indent: str) -> _Prepared:
+    # "\\+" / "\\-": a bare mark after the bullet would open a nested list
+    return _Prepared(
+        f"{indent}- `{item.mark}` {md_escape(item.text)}",
+        tuple(f"{indent}  - \\{a.mark} {md_escape(a.text)}" for a in item.attrs),
+    )
+
+
+@dataclass(frozen=True)
+class _Group:
+    title: list[str]
+    head: _Prepared | None
+    children: list[_Prepared]
+    owner: str
+    size: int
+    marks: Counter[str]
+
+
+def _prepare_group(group: review.Group) -> _Group:
+    items = ([group.head] if group.head else []) + group.children
+    return _Group(
+        [] if group.head else [f"- **{md_escape(group.owner)}**"],
+        _prepare(group.head, "") if group.head else None,
+        [_prepare(c, "  ") for c in group.children],
+        md_escape(group.owner),
+        group.size,
+        Counter(i.mark for i in items),
+    )
+
+
+def _head_tail(n: int, cap: int | None) -> tuple[int, int]:
+    """How many blocks to keep at the head and at the tail (all: tail 0)."""
+    if cap is None or n <= cap:
+        return n, 0
+    return cap - cap // 2, cap // 2
+
+
+def _item(p: _Prepared, cap: int | None) -> list[str]:
+    head, tail = _head_tail(len(p.attrs), cap)
+    out = [p.line, *p.attrs[:head]]
+    if head + tail < len(p.attrs):
+        indent = p.line[: len(p.line) - len(p.line.lstrip())]
+        out.append(f"{indent}  - … {len(p.attrs) - head - tail} more attribute(s) omitted")
+        out += p.attrs[len(p.attrs) - tail :]
+    return out
+
+
+def _group(g: _Group, cap: int | None) -> list[str]:
+    out = list(g.title) if g.head is None else _item(g.head, cap)
+    head, tail = _head_tail(len(g.children), cap)
+    for child in g.children[:head]:
+        out += _item(child, cap)
+    if head + tail < len(g.children):
+        n = len(g.children) - head - tail
+        out.append(f"  - … *{n} more change(s) in {g.owner} omitted here*")
+        for child in g.children[len(g.children) - tail :]:
+            out += _item(child, cap)
+    return out
+
+
+def _section(phase: str, groups: list[_Group], cap: int | None) -> list[str]:
+    marks: Counter[str] = sum((g.marks for g in groups), Counter())
+    summary = ", ".join(f"{marks[m]} {w}" for m, w in _WORDS.items() if marks[m])
+    out = [f"<details><summary>{phase} ({summary})</summary>", ""]
+    head, tail = _head_tail(len(groups), cap)
+    for g in groups[:head]:
+        out += _group(g, cap)
+    if head + tail < len(groups):
+        hidden = groups[head : len(groups) - tail]
+        changes = sum(g.size for g in hidden)
+        out.append(f"- … *{len(hidden)} more element(s) with {changes} change(s) omitted here*")
+        for g in groups[len(groups) - tail :]:
+            out += _group(g, cap)
+    return [*out, "", "</details>", ""]
+
+
+def _graph(plan: ExecutionPlan) -> list[str]:
+    chart = flowchart(plan)
+    if chart is None:
+        return []
+    summary = f"Plan graph ({chart.shown} node(s)"
+    summary += f"; {chart.left_out} more left out of the picture)" if chart.left_out else ")"
+    return [
+        f"<details><summary>{summary}</summary>",
+        "",
+        "```mermaid",
+        chart.text.rstrip("\n"),
+        "```",
+        "",
+        "</details>",
+        "",
+    ]
+
+
+def _markdown(
+    plan: ExecutionPlan,
+    sections: list[tuple[str, list[_Group]]],
+    cap: int | None,
+    title: str,
+    extra: Sequence[str],
+    graph: list[str],
+) -> str:
+    c = plan.counts
+    out = [
+        f"### {title}: {md_escape(plan.application_name)}",
+        "",
+        f"planHash `{plan.plan_hash}`",
+        "",
+        "| create | update | unchanged | conflicts | removals |",
+        "|---:|---:|---:|---:|---:|",
+        f"| {c.create} | {c.update} | {c.skip} | {c.conflicts} | {c.remove} |",
+        "",
+    ]
+    for block in extra:
+        out += [block.rstrip("\n"), ""]
+    if plan.diff.conflicts:
+        out += ["**Conflicts — this plan is not applicable until they are resolved:**", ""]
+        out += [
+            f"- {md_escape(x.id)}: {md_escape(x.reason or '')}"
+            for x in plan.diff.conflicts[: cap or None]
+        ]
+        if cap and len(plan.diff.conflicts) > cap:
+            out.append(f"- … {len(plan.diff.conflicts) - cap} more conflict(s) omitted")
+        out.append("")
+    if plan.diff.to_remove:
+        out += ["**Removals — reported, never executed:**", ""]
+        out += [f"- {md_escape(x.id)}" for x in plan.diff.to_remove[:cap]]
+        if cap is not None and len(plan.diff.to_remove) > cap:
+            out.append(f"- … {len(plan.diff.to_remove) - cap} more removal(s) omitted")
+        out.append("")
+    if not plan.has_changes and not plan.diff.conflicts:
+        out += ["No changes: the application matches the manifest.", ""]
+    for phase, groups in sections:
+        out += _section(phase, groups, cap)
+    out += graph
+    return "\n".join(out)
+
+
+def render_markdown(
+    plan: ExecutionPlan,
+    *,
+    max_chars: int = GITHUB_COMMENT_LIMIT - 2_000,
+    title: str = "averos-ci plan",
+    sections: Sequence[str] = (),
+) -> str:
+    """Markdown under ``max_chars``: changes are cut from the middle of long groups if needed.
+
+    ``sections`` are extra markdown blocks (already escaped) shown after the counts.
+    """
+    grouped = [
+        (phase.value, [_prepare_group(g) for g in gs])
+        for phase, gs in groupby(review.groups(plan), lambda g: g.phase)
+    ]
+    graph = _graph(plan)
+    text = _markdown(plan, grouped, None, title, sections, graph)
+    if len(text) <= max_chars:
+        return text
+    note = (
+        "\n> The full plan is too large for one comment: changes were omitted above. "
+        "See the job summary or `averos-ci plan --format json`.\n"
+    )
+    budget = max_chars - len(note)
+    best = _markdown(plan, grouped, 0, title, sections, [])
+    if len(best) > budget:  # not even the phase headers fit: counts only
+        best = "\n".join(best.splitlines()[:8]) + "\n"
+        return best[:budget] + note if len(best) > budget else best + note
+    with_graph = _markdown(plan, grouped, 0, title, sections, graph)
+    if len(with_graph) <= budget:
+        best = with_graph
+    else:
+        graph = []  # the changes matter more than the picture
+    low, high = 1, max(len(plan.nodes), len(plan.diff.to_remove), len(plan.diff.conflicts), 1)
+    while low <= high:  # the largest cap that fits
+        mid = (low + high) // 2
+        candidate = _markdown(plan, grouped, mid, title, sections, graph)
+        if len(candidate) <= budget:
+            best, low = candidate, mid + 1
+        else:
+            high = mid - 1
+    return best + note

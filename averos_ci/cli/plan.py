@@ -44,6 +44,10 @@ def plan(
         int | None,
         typer.Option(help="Refuse manifests larger than this many bytes (default 10 MiB).", min=1),
     ] = None,
+    policy: Annotated[
+        bool,
+        typer.Option("--policy", help="Check the config's 'policy': exit 1 on a violation."),
+    ] = False,
 ) -> int:
     """Show what `run` would do (dry run): the semantic diff and the execution plan."""
     from averos_ci.plan.command import plan_command
@@ -56,4 +60,5 @@ def plan(
         out=out,
         detailed_exitcode=detailed_exitcode,
         max_bytes=max_bytes,
+        policy=policy,
     )

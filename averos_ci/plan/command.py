@@ -22,8 +22,11 @@ def plan_command(
     out: Path | None = None,
     detailed_exitcode: bool = False,
     max_bytes: int | None = None,
+    policy: bool = False,
 ) -> int:
     """Print (or write) the plan. Exit 0 when planned (errors raise, with their own codes).
+    With ``policy``, a policy violation raises (exit 1) after the plan and its policy section
+    are printed.
 
     ``detailed_exitcode``: 0 no changes, 4 changes present, 5 conflicts (the plan cannot be
     applied — the code ``run`` and ``github apply`` give it too). Errors keep their codes
@@ -36,6 +39,7 @@ def plan_command(
         output_format=output_format,
         out=out,
         max_bytes=max_bytes,
+        policy=policy,
     )
     if not detailed_exitcode:
         return int(ExitCode.OK)
@@ -52,6 +56,7 @@ def _plan_and_write(
     output_format: str,
     out: Path | None,
     max_bytes: int | None,
+    policy: bool = False,
 ) -> ExecutionPlan:
     from averos_ci.config import load_config
     from averos_ci.plan.planner import compute_plan
@@ -70,6 +75,12 @@ def _plan_and_write(
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     text = RENDERERS[output_format](result.plan)
+    verdict = None
+    if policy or cfg.policy is not None:
+        from averos_ci.policy.check import check_policy
+
+        verdict = check_policy(result.plan, cfg=cfg)
+        text += verdict.section(output_format)
     if out is not None:
         try:
             atomic_write_text(out, text)
@@ -79,4 +90,6 @@ def _plan_and_write(
         sys.stdout.write(text)
     if not result.plan.applicable:
         print("warning: the plan has conflicts and cannot be applied", file=sys.stderr)
+    if verdict is not None:
+        verdict.report(fail=policy)
     return result.plan

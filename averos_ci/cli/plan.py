@@ -29,9 +29,13 @@ def plan(
         Path | None, typer.Option(help="Applied-state file (overrides statePath).")
     ] = None,
     output_format: Annotated[
-        PlanFormat,
-        typer.Option("--format", help="text, markdown (PR comment / job summary) or json."),
-    ] = PlanFormat.TEXT,
+        PlanFormat | None,
+        typer.Option(
+            "--format",
+            help="text, markdown (PR comment / job summary) or json "
+            "(default: json for --out FILE.json, else text).",
+        ),
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="Write the plan to FILE (atomically).")] = None,
     detailed_exitcode: Annotated[
         bool,
@@ -56,7 +60,7 @@ def plan(
         config=config,
         manifest=manifest,
         state=state,
-        output_format=output_format.value,
+        output_format=output_format.value if output_format else None,
         out=out,
         detailed_exitcode=detailed_exitcode,
         max_bytes=max_bytes,

@@ -18,7 +18,7 @@ def plan_command(
     config: Path | None = None,
     manifest: Path | None = None,
     state: Path | None = None,
-    output_format: str = "text",
+    output_format: str | None = None,
     out: Path | None = None,
     detailed_exitcode: bool = False,
     max_bytes: int | None = None,
@@ -26,12 +26,15 @@ def plan_command(
 ) -> int:
     """Print (or write) the plan. Exit 0 when planned (errors raise, with their own codes).
     With ``policy``, a policy violation raises (exit 1) after the plan and its policy section
-    are printed.
+    are printed. ``output_format`` defaults to ``json`` for an ``out`` file named ``*.json``
+    (the saved plan ``run --plan`` executes), else ``text``.
 
     ``detailed_exitcode``: 0 no changes, 4 changes present, 5 conflicts (the plan cannot be
     applied — the code ``run`` and ``github apply`` give it too). Errors keep their codes
     (2 invalid input or usage, 3 internal), so "changes" is never mistaken for an error.
     """
+    if output_format is None:
+        output_format = "json" if out is not None and out.suffix.lower() == ".json" else "text"
     plan = _plan_and_write(
         config=config,
         manifest=manifest,

@@ -31,24 +31,28 @@ def tracked_and_untracked(root: Path, pathspec: str) -> list[str]:
 def changed_files(root: Path, *, base: str, head: str) -> set[str]:
     """Paths changed from the merge base of ``base`` and ``head`` to ``head`` (what a pull
     request from ``head`` into ``base`` changes). A rename counts for both of its paths."""
-    bases = _git(root, "merge-base", "--all", base, head).split()
+    # Exit 1 with no output is git's "no merge base": unrelated histories, or a shallow clone.
+    bases = _git(root, "merge-base", "--all", base, head, no_output_ok=True).split()
     if not bases:
         raise InputError(
-            f"{base!r} and {head!r} have no common ancestor",
+            f"{base!r} and {head!r} have no common ancestor here",
             path=root,
-            hint="pass the pull request's base and head commits",
+            hint="fetch the whole history (actions/checkout with 'fetch-depth: 0'), and pass "
+            "the pull request's base and head commits",
         )
     out = _git(root, "diff", "--name-only", "--no-renames", "-z", bases[0], head, "--")
     return {p for p in out.split("\0") if p}
 
 
-def _git(root: Path, *args: str) -> str:
+def _git(root: Path, *args: str, no_output_ok: bool = False) -> str:
     import git
 
     repo = _repo(root)
     try:
         return str(repo.git.execute(["git", *args], strip_newline_in_stdout=False))
     except git.GitCommandError as exc:
+        if no_output_ok and exc.status == 1 and not str(exc.stderr or "").strip(" '\n"):
+            return ""
         stderr = str(exc.stderr or "").strip().removeprefix("stderr: ").strip(" '\n")
         raise InputError(
             f"git {args[0]} failed (exit {exc.status}): {stderr or 'no message'}",

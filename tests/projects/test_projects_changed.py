@@ -131,3 +131,16 @@ def test_text_and_json_formats(hundred: Path, capsys: pytest.CaptureFixture[str]
         "manifest": "apps/p003/app.manifest.yaml",
         "whenModified": [],
     }
+
+
+def test_unrelated_history_is_exit_2_with_fetch_hint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    make_monorepo(repo, 2)
+    git(repo, "checkout", "-q", "--orphan", "other")
+    touch(repo, "apps/p001/app.manifest.yaml", message="unrelated")
+    assert run_cli(["projects", "--root", str(repo), "--changed", "--base", "main"]) == 2
+    err = capsys.readouterr().err
+    assert "'main' and 'HEAD' have no common ancestor here" in err
+    assert "fetch-depth: 0" in err

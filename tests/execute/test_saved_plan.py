@@ -100,3 +100,12 @@ def test_text_plan_is_not_a_saved_plan(project: Path, capsys: pytest.CaptureFixt
     assert run_cli(["run", "--plan", "plan.txt"]) == 2
     assert "averos-ci plan --out plan.json" in capsys.readouterr().err
     assert not (project / ".averos").exists()
+
+
+def test_out_format_follows_the_file_name_unless_given(project: Path) -> None:
+    assert run_cli(["plan", "--out", "plan.txt"]) == 0
+    assert (project / "plan.txt").read_text().startswith("averos-ci plan for ToDoApp")
+    assert run_cli(["plan", "--out", "PLAN.JSON"]) == 0
+    assert json.loads((project / "PLAN.JSON").read_text())["formatVersion"] == 1
+    assert run_cli(["plan", "--format", "markdown", "--out", "plan.json"]) == 0
+    assert (project / "plan.json").read_text().startswith("### averos-ci plan")

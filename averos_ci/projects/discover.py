@@ -50,10 +50,13 @@ def _configs(root: Path) -> list[str]:
             dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS)
             if CONFIG_FILE_NAME in filenames:
                 paths.append(Path(dirpath, CONFIG_FILE_NAME).relative_to(root).as_posix())
+    # A symlinked config that leads out of the repository is no project of it.
     return sorted(
         p
         for p in paths
-        if not _SKIPPED_DIRS.intersection(PurePosixPath(p).parts) and (root / p).is_file()
+        if not _SKIPPED_DIRS.intersection(PurePosixPath(p).parts)
+        and (root / p).is_file()
+        and (root / p).resolve().is_relative_to(root)
     )
 
 

@@ -109,3 +109,12 @@ def test_broken_config_is_located(tmp_path: Path) -> None:
     with pytest.raises(AverosCIError, match=r"apps/p001/averos.config.json:1:\d+: /mode"):
         discover_projects(repo)
     git(repo, "status")  # the repository is untouched and usable
+
+
+def test_symlinked_config_leading_outside_is_no_project(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    make_monorepo(repo, 1)
+    write_project(tmp_path, "outside", 5)
+    (repo / "apps/evil").mkdir()
+    (repo / "apps/evil/averos.config.json").symlink_to(tmp_path / "outside/averos.config.json")
+    assert [p.name for p in discover_projects(repo)] == ["apps/p000"]

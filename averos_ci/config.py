@@ -40,6 +40,7 @@ class ConfigFile(BaseModel):
     concurrency: StrictInt | None = Field(default=None, ge=1, le=64)
     listeners: list[StrictStr] | None = None  # "module:attribute" factories of RunnerEventListener
     github: dict[str, Any] | None = None  # read by averos_ci.github.settings
+    policy: dict[str, Any] | None = None  # read by averos_ci.policy.settings
     averos_version: StrictStr | None = None  # Averos: @wiforge/averos version (angular adapter)
     local_tgz: StrictStr | None = None  # Averos: install @wiforge/averos from this tarball
 
@@ -76,6 +77,7 @@ class RunConfig:
     concurrency: int = 1
     listeners: tuple[str, ...] = ()
     github: dict[str, Any] = field(default_factory=dict)
+    policy: dict[str, Any] | None = None  # None: no policy section
     averos_version: str | None = None
     local_tgz: Path | None = None
     warnings: tuple[str, ...] = ()

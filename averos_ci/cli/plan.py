@@ -29,9 +29,13 @@ def plan(
         Path | None, typer.Option(help="Applied-state file (overrides statePath).")
     ] = None,
     output_format: Annotated[
-        PlanFormat,
-        typer.Option("--format", help="text, markdown (PR comment / job summary) or json."),
-    ] = PlanFormat.TEXT,
+        PlanFormat | None,
+        typer.Option(
+            "--format",
+            help="text, markdown (PR comment / job summary) or json "
+            "(default: json for --out FILE.json, else text).",
+        ),
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="Write the plan to FILE (atomically).")] = None,
     detailed_exitcode: Annotated[
         bool,
@@ -44,6 +48,10 @@ def plan(
         int | None,
         typer.Option(help="Refuse manifests larger than this many bytes (default 10 MiB).", min=1),
     ] = None,
+    policy: Annotated[
+        bool,
+        typer.Option("--policy", help="Check the config's 'policy': exit 1 on a violation."),
+    ] = False,
 ) -> int:
     """Show what `run` would do (dry run): the semantic diff and the execution plan."""
     from averos_ci.plan.command import plan_command
@@ -52,8 +60,9 @@ def plan(
         config=config,
         manifest=manifest,
         state=state,
-        output_format=output_format.value,
+        output_format=output_format.value if output_format else None,
         out=out,
         detailed_exitcode=detailed_exitcode,
         max_bytes=max_bytes,
+        policy=policy,
     )

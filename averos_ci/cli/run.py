@@ -51,6 +51,10 @@ def run(
     ] = None,
     manifest: Annotated[Path | None, typer.Option(help="Overrides manifestPath.")] = None,
     state: Annotated[Path | None, typer.Option(help="Overrides statePath.")] = None,
+    plan: Annotated[
+        Path | None,
+        typer.Option(help="Execute exactly this saved plan (averos-ci plan --out FILE.json)."),
+    ] = None,
 ) -> int:
     """Execute the plan: checkpointed, resumable, with events, summary and JUnit."""
     import sys
@@ -67,10 +71,18 @@ def run(
     )  # fmt: skip
     for warning in cfg.warnings:
         print(warning, file=sys.stderr)
-    outcome = apply(
-        cfg, resume=resume, replan=replan, dry_run=dry_run, verbose=verbose, junit=junit,
-        summary_md=summary_md, summary_json=summary_json,
-    )  # fmt: skip
+    if plan is not None:
+        from averos_ci.execute.saved_plan import apply_saved_plan
+
+        outcome = apply_saved_plan(
+            cfg, plan_path=plan, resume=resume, replan=replan, dry_run=dry_run, verbose=verbose,
+            junit=junit, summary_md=summary_md, summary_json=summary_json,
+        )  # fmt: skip
+    else:
+        outcome = apply(
+            cfg, resume=resume, replan=replan, dry_run=dry_run, verbose=verbose, junit=junit,
+            summary_md=summary_md, summary_json=summary_json,
+        )  # fmt: skip
     for warning in outcome.warnings:
         print(warning, file=sys.stderr)
     s = outcome.summary

@@ -42,6 +42,10 @@ class PlanNotApplicable(PlanConflicts):
     """The plan has conflicts: elements changed that cannot be updated after creation."""
 
 
+class PlanMismatch(InputError):
+    """The plan computed now is not the plan that was approved (``expected_plan_hash``)."""
+
+
 @dataclass(frozen=True)
 class ApplyOutcome:
     plan: ExecutionPlan
@@ -66,8 +70,13 @@ def apply(
     listeners: Sequence[RunnerEventListener] = (),
     adapter: ExecutionAdapter | None = None,
     cancel: CancelToken | None = None,
+    expected_plan_hash: str | None = None,
 ) -> ApplyOutcome:
     """Plan ``config``'s manifest against the stored state and execute it.
+
+    ``expected_plan_hash``: execute only that plan (the approved one); any other plan —
+    another manifest, state or execution setting — raises :class:`PlanMismatch` before
+    anything runs.
 
     Interruption (signal, ``timeoutMs``) and node failures are *returned* (see
     ``outcome.interrupted`` / ``outcome.summary.success``); bad input raises an InputError.
@@ -80,6 +89,13 @@ def apply(
     state_store = FileStateStore(config.state_path)
     planned = compute_plan(manifest_path=config.manifest_path, state=state_store.load())
     plan = planned.plan
+    if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
+        raise PlanMismatch(
+            f"the plan is {plan.plan_hash[:12]}, not the expected (approved) plan "
+            f"{expected_plan_hash[:12]}: nothing was executed",
+            path=config.manifest_path,
+            hint="re-plan (averos-ci plan) and have the new plan approved",
+        )
     if not plan.applicable:
         conflicts = ", ".join(c.id for c in plan.diff.conflicts[:10])
         raise PlanNotApplicable(

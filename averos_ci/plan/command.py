@@ -21,17 +21,23 @@ def plan_command(
     config: Path | None = None,
     manifest: Path | None = None,
     state: Path | None = None,
-    output_format: str = "text",
+    output_format: str | None = None,
     out: Path | None = None,
     detailed_exitcode: bool = False,
     max_bytes: int | None = None,
+    policy: bool = False,
 ) -> int:
     """Print (or write) the plan. Exit 0 when planned (errors raise, with their own codes).
+    With ``policy``, a policy violation raises (exit 1) after the plan and its policy section
+    are printed. ``output_format`` defaults to ``json`` for an ``out`` file named ``*.json``
+    (the saved plan ``run --plan`` executes), else ``text``.
 
     ``detailed_exitcode``: 0 no changes, 4 changes present, 5 conflicts (the plan cannot be
     applied — the code ``run`` and ``github apply`` give it too). Errors keep their codes
     (2 invalid input or usage, 3 internal), so "changes" is never mistaken for an error.
     """
+    if output_format is None:
+        output_format = "json" if out is not None and out.suffix.lower() == ".json" else "text"
     plan = _plan_and_write(
         config=config,
         manifest=manifest,
@@ -39,6 +45,7 @@ def plan_command(
         output_format=output_format,
         out=out,
         max_bytes=max_bytes,
+        policy=policy,
     )
     if not detailed_exitcode:
         return int(ExitCode.OK)
@@ -64,6 +71,7 @@ def _plan_and_write(
     output_format: str,
     out: Path | None,
     max_bytes: int | None,
+    policy: bool = False,
 ) -> ExecutionPlan:
     from averos_ci.config import load_config
     from averos_ci.plan.planner import compute_plan
@@ -81,16 +89,25 @@ def _plan_and_write(
     )
     for warning in result.warnings:
         print(warning, file=sys.stderr)
+    verdict = None
+    if policy or cfg.policy is not None:
+        from averos_ci.policy.check import check_policy
+
+        verdict = check_policy(result.plan, cfg=cfg)
+    section = verdict.section(output_format) if verdict is not None else ""
     if output_format == "text" and out is None and sys.stdout.isatty():
         _print_coloured(result.plan)
+        sys.stdout.write(section)
     elif out is not None:
-        text = RENDERERS[output_format](result.plan)
+        text = RENDERERS[output_format](result.plan) + section
         try:
             atomic_write_text(out, text)
         except OSError as exc:
             raise InputError(f"cannot write the plan: {exc.strerror}", path=out) from None
     else:
-        sys.stdout.write(RENDERERS[output_format](result.plan))
+        sys.stdout.write(RENDERERS[output_format](result.plan) + section)
     if not result.plan.applicable:
         print("warning: the plan has conflicts and cannot be applied", file=sys.stderr)
+    if verdict is not None:
+        verdict.report(fail=policy)
     return result.plan

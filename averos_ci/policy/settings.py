@@ -1,0 +1,89 @@
+"""The ``policy`` object of ``averos.config.json``: what a plan may do, and who may approve it.
+
+In CI the policy is read from the base branch, like the approval rules (a pull request cannot
+loosen its own gate).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic.alias_generators import to_camel
+
+from averos_ci.errors import ConfigError
+from averos_ci.source import SourceError, load_document, pointer_str
+
+
+class PermissionLevel(StrEnum):
+    """Repository permission levels, lowest first (GitHub's collaborator-permission names)."""
+
+    READ = "read"
+    TRIAGE = "triage"
+    WRITE = "write"
+    MAINTAIN = "maintain"
+    ADMIN = "admin"
+
+    @property
+    def rank(self) -> int:
+        return list(PermissionLevel).index(self)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+    )
+
+
+class ProtectedElement(_Model):
+    """Plan elements (node ids such as ``entity:Payment``, or globs such as ``*:Payment*``)
+    whose creation, change or removal needs a higher permission to approve."""
+
+    match: StrictStr = Field(min_length=1)
+    permission: PermissionLevel = PermissionLevel.MAINTAIN
+
+
+class PolicySettings(_Model):
+    forbid_removals: StrictBool = False
+    required_approvals: StrictInt = Field(default=1, ge=1, le=20)
+    updates_need_permission: PermissionLevel | None = None
+    max_nodes: StrictInt | None = Field(default=None, ge=1)
+    # A plain string is ``{"match": <string>, "permission": "maintain"}``.
+    protected_elements: tuple[StrictStr | ProtectedElement, ...] = ()
+
+    def protected_rules(self) -> tuple[ProtectedElement, ...]:
+        return tuple(
+            ProtectedElement(match=p) if isinstance(p, str) else p for p in self.protected_elements
+        )
+
+
+def load_policy(raw: dict[str, Any] | None, *, config_path: Path | None) -> PolicySettings:
+    """Validate the config's ``policy`` object; errors are located in the config file."""
+    try:
+        return PolicySettings.model_validate(raw or {})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ("policy", *(p for p in err["loc"] if not _union_tag(p)))
+        line = col = None
+        if config_path is not None:
+            # The file changed under us: report without a position.
+            with contextlib.suppress(SourceError):
+                line, col = load_document(config_path).locate(
+                    loc, key=err["type"] == "extra_forbidden"
+                )
+        raise ConfigError(
+            f"{pointer_str(loc)}: {err['msg']}",
+            path=config_path or "averos.config.json",
+            line=line,
+            column=col,
+            hint="see 'Policy' in the README (keys: forbidRemovals, requiredApprovals, "
+            "updatesNeedPermission, maxNodes, protectedElements)",
+        ) from None
+
+
+def _union_tag(part: object) -> bool:
+    """pydantic names the union member it tried (``str``, ``ProtectedElement``) in ``loc``."""
+    return isinstance(part, str) and (part in {"str"} or part == ProtectedElement.__name__)

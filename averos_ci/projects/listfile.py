@@ -1,0 +1,58 @@
+"""``averos-ci.yaml`` at the repository root: an explicit list of projects.
+
+Without it every ``averos.config.json`` outside ignored and generated paths is a project.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic.alias_generators import to_camel
+
+from averos_ci.errors import ConfigError
+from averos_ci.source import Document, SourceError, load_document, pointer_str
+
+LIST_FILE_NAME = "averos-ci.yaml"
+LIST_FORMAT_VERSION = 1
+_MAX_BYTES = 1024 * 1024
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class ProjectEntry(_Model):
+    name: StrictStr | None = None  # default: github.project of the config, else its directory
+    config: StrictStr
+    when_modified: list[StrictStr] = Field(default_factory=list)
+
+
+class ProjectList(_Model):
+    # No upgrade step exists yet: version 1 is the only one, newer ones are refused.
+    format_version: StrictInt = Field(default=LIST_FORMAT_VERSION, ge=1, le=LIST_FORMAT_VERSION)
+    projects: list[ProjectEntry]
+
+
+def load_project_list(path: Path) -> tuple[ProjectList, Document]:
+    """Parse and validate the list file; errors are located (line, column, JSON pointer)."""
+    try:
+        doc = load_document(path, max_bytes=_MAX_BYTES, what="project list")
+    except SourceError as exc:
+        raise ConfigError(
+            exc.message, path=exc.path, line=exc.line, column=exc.column, hint=exc.hint
+        ) from None
+    try:
+        return ProjectList.model_validate(doc.data), doc
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        line, col = doc.locate(loc, key=err["type"] == "extra_forbidden")
+        raise ConfigError(
+            f"{pointer_str(loc) or '/'}: {err['msg']}",
+            path=path,
+            line=line,
+            column=col,
+            hint="see 'averos-ci projects' in the README (keys: formatVersion, projects[].name, "
+            ".config, .whenModified)",
+        ) from None

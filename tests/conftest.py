@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -14,6 +17,41 @@ FIXTURES = REPO_ROOT / "tests" / "data"
 GOLDEN_MANIFEST = FIXTURES / "averos" / "todoapp-manifest.json"
 EVENTS = FIXTURES / "github" / "events"
 EXAMPLE_DIR = REPO_ROOT / "examples" / "todoapp"
+# What an example consists of; anything else there is run output (README command 1 leaves
+# .averos/ with state, checkpoints and logs; a user may add workspace/, reports, plans).
+EXAMPLE_INPUTS = ("*.config.json", "*.manifest.yaml", "*.manifest.yml", "*.manifest.json")
+
+
+def in_ci() -> bool:
+    """``CI=true`` or ``CI=1`` (GitHub Actions and .ci/run set it); anything else is not CI."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1")
+
+
+def unavailable(reason: str) -> NoReturn:
+    """A test cannot run on this machine: skipped here, failed under CI (CI never passes by
+    skipping). Every skip-or-fail decision of the suite goes through this function."""
+    if in_ci():
+        pytest.fail(f"CI is set and this test cannot run: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def require_tool(name: str, *, install: str) -> str:
+    """The path of executable ``name``; ``install`` says how to get it (.ci/run installs it)."""
+    found = shutil.which(name)
+    if found is None:
+        unavailable(f"{name} is not on PATH ({install})")
+    return found
+
+
+def copy_example(dest: Path, *, source: Path = EXAMPLE_DIR) -> Path:
+    """Copy an example's inputs (config files, manifests) to ``dest``, never its run output."""
+
+    def run_output(directory: str, names: list[str]) -> set[str]:
+        keep = {n for n in names if any(Path(n).match(p) for p in EXAMPLE_INPUTS)}
+        return {n for n in names if n not in keep or (Path(directory) / n).is_dir()}
+
+    shutil.copytree(source, dest, ignore=run_output)
+    return dest
 
 
 @pytest.fixture(autouse=True)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Sequence
@@ -106,8 +107,10 @@ def apply(
         )
     adapter = adapter or get_adapter(config.adapter, adapter_options(config))
     cancel = cancel or CancelToken()
-    with tempfile.TemporaryDirectory(prefix="averos-ci-dry-run-") as scratch:
-        logs_dir = Path(scratch) if dry_run else config.logs_dir
+    # Only a dry run needs a scratch logs folder (a real run must leave nothing behind).
+    scratch_dir = tempfile.TemporaryDirectory(prefix="averos-ci-dry-run-") if dry_run else None
+    with scratch_dir or contextlib.nullcontext():
+        logs_dir = Path(scratch_dir.name) if scratch_dir is not None else config.logs_dir
         store = _checkpoint_store(config, dry_run=dry_run, resume=resume, replan=replan)
         builtin: list[RunnerEventListener] = [
             ConsoleListener(total=len(plan.executable_nodes()), logs_dir=logs_dir, verbose=verbose)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from averos_ci.cli import run_cli
 from averos_ci.plan import compute_plan
 from averos_ci.plan.planner import sha256_json
 from averos_ci.state import AppliedState, FileStateStore
+from tests.conftest import copy_example
 from tests.plan.plan_samples import EXAMPLE_MANIFEST
 
 BAD = "applicationName: ShopApp\nentities:\n  - name: order\n"  # CON-02 at 3:11
@@ -152,8 +152,7 @@ def test_manifest_warnings_go_to_stderr(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_plan_with_the_example_config(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # A copy: README's first command leaves a state file next to the example.
-    example = tmp_path / "todoapp"
-    shutil.copytree(EXAMPLE_MANIFEST.parent, example, ignore=shutil.ignore_patterns(".averos"))
+    example = copy_example(tmp_path / "todoapp")
     config = example / "averos.config.json"
     assert run_cli(["plan", "--config", str(config), "--format", "json"]) == 0
     plan = json.loads(capsys.readouterr().out)

@@ -222,19 +222,40 @@ def test_hostile_files_in_a_subprocess(tmp_path: Path, content: bytes, code: str
     assert "Traceback" not in run.stdout + run.stderr
 
 
-@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
-def test_max_bytes_bounds_what_is_read() -> None:
+def _limit_memory() -> None:  # an unbounded read would fail the child instead of the machine
     import resource
 
-    def limit_memory() -> None:  # keep the unbounded read from eating the machine
-        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
+
+def test_max_bytes_bounds_what_is_read(tmp_path: Path) -> None:
+    """A real 4 GiB manifest (sparse: no disk used) under a 1 GiB memory limit: refused by size
+    with SYN-02, never read whole."""
+    big = tmp_path / "huge.manifest.json"
+    with big.open("wb") as f:
+        f.write(b'{"applicationName": "x", "description": "')
+        f.truncate(4 << 30)
+    run = subprocess.run(
+        [_console("averos-ci"), "validate", "--max-bytes", "100", str(big)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_limit_memory,
+    )
+    assert run.returncode == 2, run.stderr
+    assert f"{big}:1:1: error SYN-02 manifest is {4 << 30} bytes, over the 100-byte limit" in (
+        run.stdout
+    )
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_a_device_is_refused_before_reading() -> None:
     run = subprocess.run(
         [_console("averos-ci"), "validate", "--max-bytes", "100", "/dev/zero"],
         capture_output=True,
         text=True,
         timeout=120,
-        preexec_fn=limit_memory,
+        preexec_fn=_limit_memory,
     )
     assert run.returncode == 2, run.stderr
     assert "/dev/zero:1:1: error SYN-01 manifest is not a regular file" in run.stdout

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,14 +16,12 @@ from averos_ci.execute import (
     apply,
 )
 from averos_ci.execute.adapters.mock import MockAdapter
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "todoapp"
+from tests.conftest import copy_example
 
 
 @pytest.fixture
 def config_path(tmp_path: Path) -> Path:
-    shutil.copytree(EXAMPLE, tmp_path / "p")
-    return tmp_path / "p" / "averos.config.json"
+    return copy_example(tmp_path / "p") / "averos.config.json"
 
 
 def test_apply_returns_plan_summary_and_new_state(config_path: Path, tmp_path: Path) -> None:

@@ -14,9 +14,7 @@ import pytest
 
 from averos_ci.execute import parse_event
 from averos_ci.execute.logs import node_log_name
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO_ROOT / "examples" / "todoapp"
+from tests.conftest import REPO_ROOT, copy_example
 
 
 def cli(workdir: Path, *args: str, env: dict[str, str] | None = None,
@@ -30,8 +28,7 @@ def cli(workdir: Path, *args: str, env: dict[str, str] | None = None,
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     work = tmp_path / "project"
-    shutil.copytree(EXAMPLE, work)
-    return work
+    return copy_example(work)
 
 
 def configure(project: Path, **changes: Any) -> None:

@@ -66,7 +66,9 @@ def test_event_fields_and_jsonl_round_trip(run_plan: RunFn, tmp_path: Path) -> N
     completed = parsed[-1]
     assert completed.type is EventType.RUNNER_COMPLETED
     assert completed.summary == result.summary
-    assert '"nodeId":"b"' in lines[0] or '"nodeId"' in "".join(lines)  # camelCase on the wire
+    failed_line = next(line for line in lines if '"NODE_FAILED"' in line)
+    assert '"nodeId":"b"' in failed_line  # camelCase on the wire
+    assert "node_id" not in "".join(lines) and "run_id" not in "".join(lines)
 
 
 def test_event_log_isolates_a_torn_last_line(tmp_path: Path) -> None:

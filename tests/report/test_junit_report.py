@@ -11,6 +11,7 @@ import xmlschema
 from averos_ci.execute import ExecutionFailure, NodeOutcome, NodeRecord, RunMode
 from averos_ci.execute.summary import summarize
 from averos_ci.report import render_junit, write_junit
+from tests.conftest import REPO_ROOT, copy_example
 
 XSD = Path(__file__).parent / "data" / "junit-10.xsd"
 
@@ -77,13 +78,10 @@ def test_empty_run_is_valid(schema: xmlschema.XMLSchema) -> None:
 def test_cli_junit_matches_the_summary(tmp_path: Path, schema: xmlschema.XMLSchema) -> None:
     import json
     import os
-    import shutil
     import subprocess
     import sys
 
-    repo = Path(__file__).resolve().parents[2]
-    project = tmp_path / "p"
-    shutil.copytree(repo / "examples" / "todoapp", project)
+    project = copy_example(tmp_path / "p")
     config = json.loads((project / "averos.config.json").read_text())
     config.update(mode="resilient", maxAttempts=1,
                   adapterOptions={"failNodes": ["entity:ToDoTask"]})  # fmt: skip
@@ -92,7 +90,7 @@ def test_cli_junit_matches_the_summary(tmp_path: Path, schema: xmlschema.XMLSche
         [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json",
          "--junit", "junit.xml", "--summary-json", "summary.json"],
         cwd=project, capture_output=True, text=True, timeout=120,
-        env={**os.environ, "PYTHONPATH": str(repo)},
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
     )  # fmt: skip
     assert r.returncode == 1, r.stderr
     schema.validate(str(project / "junit.xml"))

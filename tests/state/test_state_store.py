@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import textwrap
 import uuid
 from pathlib import Path
 
@@ -78,23 +81,43 @@ def test_save_replaces_atomically_and_leaves_no_temp_files(
 
 
 def test_failed_save_keeps_the_old_file(tmp_path: Path, manifest: dict[str, object]) -> None:
+    """The write itself fails (the file-size limit is hit mid-write, EFBIG): the old file stays
+    intact and no temporary file is left behind."""
     path = tmp_path / "state.json"
     store = FileStateStore(path)
     store.save(_state(manifest))
     before = path.read_bytes()
-    unserialisable = AppliedState.model_construct(
-        format_version=2,
-        manifest={"x": object()},
+    bigger = _state(manifest).successor(
+        manifest={**manifest, "description": "x" * (4 * len(before))},
         manifest_hash="h",
-        serial=1,
-        lineage="l",
-        built_at="t",
         node_states={},
     )
-    with pytest.raises(Exception):  # noqa: B017 - any serialisation error will do
-        store.save(unserialisable)
+    source = tmp_path / "src" / "new.json"
+    FileStateStore(source).save(bigger)
+    target = tmp_path / "target"
+    target.mkdir()
+    path = target / "state.json"
+    store.path.replace(path)
+    child = textwrap.dedent(
+        f"""
+        import resource, signal, sys
+        from pathlib import Path
+        import averos_ci.plan  # noqa: F401 (importing averos_ci.state first is circular today)
+        from averos_ci.state import FileStateStore
+        new = FileStateStore(Path({str(source)!r})).load()
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write(), not a killed process
+        resource.setrlimit(resource.RLIMIT_FSIZE, ({len(before) + 64}, resource.RLIM_INFINITY))
+        try:
+            FileStateStore(Path({str(path)!r})).save(new)
+        except OSError as exc:
+            sys.exit(f"save failed: {{exc}}")
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1, run.stderr
+    assert "save failed: [Errno 27] File too large" in run.stderr
     assert path.read_bytes() == before
-    assert sorted(os.listdir(tmp_path)) == ["state.json"]
+    assert sorted(os.listdir(target)) == ["state.json"]
 
 
 def test_v1_state_is_upgraded(tmp_path: Path, manifest: dict[str, object]) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -14,15 +13,13 @@ from pathlib import Path
 import pytest
 
 from averos_ci.execute import CheckpointStatus, FileCheckpointStore
+from tests.conftest import REPO_ROOT, copy_example
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-EXAMPLE = REPO_ROOT / "examples" / "todoapp"
 COMMAND = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"]
 
 
 def _project(tmp_path: Path, *, latency_ms: int) -> Path:
-    project = tmp_path / "p"
-    shutil.copytree(EXAMPLE, project)
+    project = copy_example(tmp_path / "p")
     _set_latency(project, latency_ms)
     return project
 

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+from types import ModuleType
 
 import pytest
 
 from averos_ci.plan import compute_plan
 from averos_ci.schemas import HERE, generated, render
-from tests.conftest import EXAMPLE_DIR
+from tests.conftest import EXAMPLE_DIR, unavailable
 
-jsonschema = pytest.importorskip("jsonschema")
+
+def _jsonschema() -> ModuleType:
+    try:
+        return importlib.import_module("jsonschema")
+    except ImportError:
+        unavailable("jsonschema is not installed (a test extra: pip install -e '.[test]')")
+
+
+jsonschema = _jsonschema()
 
 
 @pytest.mark.parametrize("name", ["plan.schema.json", "state.schema.json"])

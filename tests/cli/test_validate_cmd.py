@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from averos_ci.cli import run_cli
+from tests.conftest import require_tool
 from tests.manifest.manifest_samples import EXAMPLE_MANIFEST, GOLDEN_MANIFEST, GOOD_YAML
 
 BAD_TYPE = GOOD_YAML.replace("useCaseType: CRUD", "useCaseType: Everything")  # 36:18 CON-08
@@ -170,10 +170,7 @@ def test_usage_errors_never_show_a_traceback(
 
 
 def _console(name: str) -> str:
-    found = shutil.which(name)
-    if found is None:
-        pytest.skip(f"console script {name} is not installed")
-    return found
+    return require_tool(name, install="pip install -e . puts the console scripts on PATH")
 
 
 @pytest.mark.parametrize("script", ["averos-ci", "averos"])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 
 from averos_ci.execute import parse_event
 from averos_ci.execute.logs import node_log_name
-from tests.conftest import REPO_ROOT, copy_example
+from tests.conftest import REPO_ROOT, copy_example, require_tool
 
 
 def cli(workdir: Path, *args: str, env: dict[str, str] | None = None,
@@ -73,9 +72,7 @@ def test_successful_run_writes_state_logs_and_reports(project: Path, tmp_path: P
 
 
 def test_averos_spelling_works_unchanged(project: Path) -> None:
-    averos = shutil.which("averos")
-    if averos is None:
-        pytest.skip("the 'averos' console script is not installed")
+    averos = require_tool("averos", install="pip install -e . puts the console scripts on PATH")
     r = cli(project, "run", "--config=averos.config.json", "--verbose", "--resume",
             prog=[averos])  # fmt: skip
     assert r.returncode == 0, r.stderr

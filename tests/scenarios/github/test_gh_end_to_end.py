@@ -115,6 +115,13 @@ def test_pull_request_to_apply(world: World, fake: FakeGitHub) -> None:
     assert r.code == 0, r.stdout + r.stderr
     assert r.outputs["success"] == "true" and r.outputs["approved"] == "true"
     assert int(r.outputs["succeeded"]) > 0 and r.outputs["failed"] == "0"
+    # the job summary: the run's outcome, the approved plan, its counts and every node
+    done = int(r.outputs["succeeded"])
+    assert "## averos-ci run: ✅ succeeded" in r.summary, r.summary[:500]
+    assert f"plan `{meta2.plan_hash[:12]}`" in r.summary
+    assert f"| {done} | {done} | 0 | 0 | 0 |" in r.summary
+    assert f"<details><summary>Nodes ({done})</summary>" in r.summary
+    assert "| translation-entry:fr:extra.k1 | " in r.summary and TOKEN not in r.summary
     files = world.state_files()
     assert "default/state.json" in files
     assert "default/checkpoints.json" not in files and "default/apply.json" not in files

@@ -7,7 +7,10 @@ Node driver (median of --batched-runs runs, default 3: it is cheap and the machi
 shared). Prints both wall times, their ratio (target >= 10x) and checks that both runs
 produced the same workspace, file for file.
 
-    python bench/angular_adapter.py [--manifest examples/todoapp/todoapp.manifest.yaml]
+    python bench/angular_adapter.py [--manifest examples/todoapp/todoapp.manifest.yaml] [--quick]
+
+--quick: a tiny manifest (one entity, two fields) and one batched run (CI runs it so that
+a broken bench fails CI; its ratio means little).
 
 The template is built on first use (minutes); set AVEROS_CI_CACHE_DIR to choose the cache.
 """
@@ -33,6 +36,19 @@ from averos_ci.plan import compute_plan
 from averos_ci.plan.model import PlanNode
 
 REPO = Path(__file__).resolve().parents[1]
+TINY = """\
+applicationName: ToDoApp
+defaultLanguageCode: en
+entities:
+  - name: ToDoArea
+    sname: ToDoAreaService
+    members:
+      - {memberNature: simple, ename: ToDoArea, mname: areaId, memberType: string, memberTag: ID}
+      - {memberNature: simple, ename: ToDoArea, mname: title, memberType: string}
+serviceConfigurations:
+  - {type: service, name: ToDoAreaServiceConfiguration, id: ToDoAreaService, apiHost: 127.0.0.1,
+     apiPort: 3333, apiProtocol: http, apiEndPoint: /api/todoareas, apiHTTPQueryBuilder: mongodb}
+"""
 
 
 def run_plan(runner: str, nodes: list[PlanNode], workspace: Path) -> tuple[float, int, int]:
@@ -69,8 +85,15 @@ def main() -> int:
     parser.add_argument(
         "--batched-runs", type=int, default=3, help="median of this many batched runs (cheap)"
     )
+    parser.add_argument("--quick", action="store_true", help="tiny manifest, one batched run")
     args = parser.parse_args()
+    quick_dir = tempfile.TemporaryDirectory(prefix="averos-bench-quick-")
+    if args.quick:
+        args.manifest = Path(quick_dir.name) / "tiny.manifest.yaml"
+        args.manifest.write_text(TINY, encoding="utf-8")
+        args.batched_runs = 1
     plan = compute_plan(manifest_path=args.manifest, state=None).plan
+    quick_dir.cleanup()
     nodes = plan.executable_nodes()
     assert nodes[0].command == "ng-add"
     template = template_workspace(

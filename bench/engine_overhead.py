@@ -6,7 +6,9 @@ Prints, as medians over several runs:
     (from ``Runner.run`` to the start of the one remaining node).
 Targets: file <= 2x memory, file <= 300 us/node, resume decision <= 0.5 s.
 
-    python bench/engine_overhead.py [--nodes 10000] [--runs 5]
+    python bench/engine_overhead.py [--nodes 10000] [--runs 5] [--quick]
+
+--quick: 500 nodes, one run (CI runs it so that a broken bench fails CI).
 """
 
 from __future__ import annotations
@@ -112,7 +114,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="500 nodes, one run")
     args = parser.parse_args()
+    if args.quick:
+        args.nodes, args.runs = 500, 1
     plan = make_plan(args.nodes)
     per_node: dict[str, list[float]] = {"memory": [], "file": []}
     resume: list[float] = []

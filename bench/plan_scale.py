@@ -5,7 +5,9 @@ configuration and a translation entry per entity). Prints the median wall time a
 RSS of a fresh process per size, and the 1,000 -> 5,000 time ratio.
 Targets: 5,000 entities <= 10 s; 1,000 -> 5,000 <= 6x (near-linear).
 
-    python bench/plan_scale.py [--runs 3] [--sizes 10,100,1000,5000]
+    python bench/plan_scale.py [--runs 3] [--sizes 10,100,1000,5000] [--quick]
+
+--quick: sizes 10,100 and one run (CI runs it so that a broken bench fails CI).
 """
 
 from __future__ import annotations
@@ -90,7 +92,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="10,100,1000,5000")
+    parser.add_argument("--quick", action="store_true", help="sizes 10,100, one run")
     args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.runs = "10,100", 1
     exe = shutil.which("averos-ci")
     base = [exe] if exe else [sys.executable, "-m", "averos_ci"]
     results: dict[int, float] = {}

@@ -35,6 +35,17 @@ def unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    """Under CI a skip is a failure, whatever its source (a marker, a plugin, a forgotten
+    pytest.skip): CI must never pass by not testing."""
+    report = yield
+    if in_ci() and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI (CI never passes by skipping): {report.longrepr}"
+    return report
+
+
 def require_tool(name: str, *, install: str) -> str:
     """The path of executable ``name``; ``install`` says how to get it (.ci/run installs it)."""
     found = shutil.which(name)

@@ -4,8 +4,8 @@ No image registry is needed: the base image is a Debian root filesystem made wit
 (.ci/docker-base, cached under the averos-ci cache folder) and imported with ``docker
 import``; the Dockerfile is built against it (its BASE_IMAGE build argument). A private
 ``dockerd`` (vfs storage, no bridge or iptables, its own socket and data folder) runs for the
-session unless DOCKER_HOST points at a running engine. Builds and runs use the host network:
-the fake GitHub API listens on 127.0.0.1.
+session unless an engine already answers (DOCKER_HOST, or the default socket). Builds and runs
+use the host network: the fake GitHub API listens on 127.0.0.1.
 
 The run mirrors a container action step: the job's checkout mounted at /github/workspace (the
 working directory), the event at /github/workflow/event.json, the output and job-summary
@@ -46,8 +46,9 @@ def _docker(host: str, *args: str, timeout: float = 900) -> subprocess.Completed
 @pytest.fixture(scope="session")
 def docker_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     require_tool("docker", install="apt-get install docker.io")
-    if os.environ.get("DOCKER_HOST"):
-        yield os.environ["DOCKER_HOST"]
+    configured = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+    if _docker(configured, "info", timeout=60).returncode == 0:  # a running engine (a CI runner)
+        yield configured
         return
     require_tool("dockerd", install="apt-get install docker.io")
     if os.geteuid() != 0:

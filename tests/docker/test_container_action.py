@@ -80,6 +80,10 @@ def docker_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
+        # dockerd leaves its network namespace mounted under exec/: unmount before removal
+        mounts = Path("/proc/self/mounts").read_text(encoding="utf-8").splitlines()
+        for point in sorted((m.split()[1] for m in mounts if f" {root}/" in m), reverse=True):
+            subprocess.run(["umount", "-l", point], capture_output=True, check=False)
         shutil.rmtree(root / "data", ignore_errors=True)  # vfs layers: a few GB
 
 

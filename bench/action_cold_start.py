@@ -12,6 +12,7 @@ a different measurement). Usage: python bench/action_cold_start.py [--no-pip-cac
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -45,6 +46,7 @@ def timed(cmd: list[str], **kwargs: object) -> float:
 
 def main() -> int:
     no_cache = "--no-pip-cache" in sys.argv
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per fake API request
     server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
     server.start()
     fake = FakeGitHub(server)

@@ -7,7 +7,6 @@ The GitHub rows run the real CLI against the fake GitHub API and a bare origin.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -15,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from averos_ci.errors import ExitCode
+from tests.conftest import copy_example
 from tests.github.conftest import fake
 from tests.github.gh_fake import FakeGitHub
-from tests.github.gh_world import CLI, EXAMPLE_DIR, World, make_world, manifest_variant
+from tests.github.gh_world import CLI, World, make_world, manifest_variant
 
 __all__ = ["fake"]
 pytestmark = pytest.mark.slow
@@ -42,7 +42,7 @@ def cli(cwd: Path, *args: str) -> int:
 def local_project(tmp_path: Path) -> Path:
     """examples/todoapp, applied once with the mock adapter."""
     work = tmp_path / "local"
-    shutil.copytree(EXAMPLE_DIR, work)
+    copy_example(work)
     assert cli(work, "run") == 0
     return work
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 
 from averos_ci.errors import StateError
 from averos_ci.execute import FileCheckpointStore, parse_event
+from tests.conftest import copy_example
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "todoapp"
@@ -32,7 +32,7 @@ def run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "todo"
-    shutil.copytree(EXAMPLE, root)
+    copy_example(root)
     return root
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import copy_example
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "todoapp"
@@ -19,7 +20,7 @@ RECORD_KEYS = {"nodeId", "command", "startedAt", "finishedAt", "durationMs", "su
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "todo"
-    shutil.copytree(EXAMPLE, root)
+    copy_example(root)
     config = json.loads((root / "averos.config.json").read_text())
     config.update(
         mode="resilient",

@@ -1,6 +1,6 @@
 """Node-module fixtures: a project folder holding the example adapter and the ToDo manifest.
 
-Without Node the tests skip, except under ``CI=true``, where they fail.
+Without Node the tests skip, except under CI, where they fail (tests.conftest.unavailable).
 """
 
 from __future__ import annotations
@@ -16,22 +16,18 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import unavailable
+
 REPO = Path(__file__).resolve().parents[4]
 EXAMPLE_DIR = REPO / "examples" / "node-adapter"
 MANIFEST = REPO / "examples" / "todoapp" / "todoapp.manifest.yaml"
 CLI = [sys.executable, "-m", "averos_ci"]
 
 
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
-
-
 def require(tool: str, path: str | None) -> str:
     if path and Path(path).exists():
         return path
-    if _in_ci():
-        pytest.fail(f"CI is set and {tool} is missing (.ci/run installs it)")
-    pytest.skip(f"{tool} is not installed")
+    unavailable(f"{tool} is not installed (.ci/run installs it)")
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import pytest
 from averos_ci.cli import run_cli
 from averos_ci.plan.model import PLAN_FORMAT_VERSION
 from averos_ci.state import FileStateStore
+from tests.conftest import copy_example
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "todoapp"
 
@@ -19,7 +20,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "todoapp"
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     work = tmp_path / "project"
-    shutil.copytree(EXAMPLE, work)
+    copy_example(work)
     monkeypatch.chdir(work)
     return work
 

@@ -31,16 +31,13 @@ from averos_ci.config import load_config
 from averos_ci.execute import apply
 from tests.browser.tools import HERE as BROWSER_DIR
 from tests.browser.tools import ensure_tools
+from tests.conftest import unavailable
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
 DATA = Path(__file__).parent / "data"
 CHROMIUM = os.environ.get("AVEROS_CI_CHROMIUM", "/usr/bin/chromium")
 BOOK = {"Name": "dune", "Title": "Dune", "Author": "Frank Herbert", "Pages": "412"}
-
-
-def _ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
 @pytest.fixture(scope="module")
@@ -50,9 +47,7 @@ def browser_tools(angular_template: Path, angular_cache_dir: Path) -> Path:
         missing.append(CHROMIUM)
     if missing:
         message = f"the browser test needs {', '.join(missing)} (.ci/run installs them)"
-        if _ci():
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(message)
     return ensure_tools(angular_cache_dir)
 
 

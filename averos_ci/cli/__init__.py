@@ -25,6 +25,10 @@ __all__ = ["app", "main"]
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of both console scripts; returns (and exits with) the exit code."""
+    if argv is None:  # the process itself: no token may stay in its environment
+        from averos_ci.github.token import isolate
+
+        isolate(sys.argv[1:])
     code = run_cli(argv)
     sys.exit(code)
 

@@ -55,6 +55,10 @@ def run(
         Path | None,
         typer.Option(help="Execute exactly this saved plan (averos-ci plan --out FILE.json)."),
     ] = None,
+    expect_plan_hash: Annotated[
+        str | None,
+        typer.Option(help="Execute only this plan (the approved planHash); refuse any other."),
+    ] = None,
 ) -> int:
     """Execute the plan: checkpointed, resumable, with events, summary and JUnit."""
     import sys
@@ -81,7 +85,7 @@ def run(
     else:
         outcome = apply(
             cfg, resume=resume, replan=replan, dry_run=dry_run, verbose=verbose, junit=junit,
-            summary_md=summary_md, summary_json=summary_json,
+            summary_md=summary_md, summary_json=summary_json, expected_plan_hash=expect_plan_hash,
         )  # fmt: skip
     for warning in outcome.warnings:
         print(warning, file=sys.stderr)

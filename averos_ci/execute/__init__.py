@@ -2,7 +2,7 @@
 
 from averos_ci._model import RunMode
 from averos_ci.execute.adapters import available_adapters, get_adapter
-from averos_ci.execute.apply import ApplyOutcome, PlanNotApplicable, apply
+from averos_ci.execute.apply import ApplyOutcome, PlanMismatch, PlanNotApplicable, apply
 from averos_ci.execute.checkpoints import (
     CheckpointLog,
     CheckpointStore,
@@ -63,6 +63,7 @@ __all__ = [
     "NodeSkipped",
     "NodeStarted",
     "NodeSucceeded",
+    "PlanMismatch",
     "PlanNotApplicable",
     "RunMode",
     "RunResult",

@@ -31,6 +31,7 @@ from averos_ci.execute.listeners import EVENTS_FILE_NAME, JsonlEventLog, load_li
 from averos_ci.execute.runner import Runner, RunnerOptions, RunResult
 from averos_ci.execute.signals import cancel_on_signals
 from averos_ci.execute.summary import NodeRecord, RunnerSummary
+from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.model import Action, ExecutionPlan
 from averos_ci.plan.planner import PlanResult, args_hash
 from averos_ci.state import AppliedState, FileStateStore, NodeState
@@ -88,7 +89,11 @@ def apply(
         if report is not None:
             _check_writable(report)
     state_store = FileStateStore(config.state_path)
-    planned = compute_plan(manifest_path=config.manifest_path, state=state_store.load())
+    planned = compute_plan(
+        manifest_path=config.manifest_path,
+        state=state_store.load(),
+        execution=execution_identity(config),
+    )
     plan = planned.plan
     if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
         raise PlanMismatch(

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from averos_ci.errors import InputError
+from averos_ci.github.token import TOKEN_VARS
+from averos_ci.github.token import current as current_token
+from averos_ci.github.token import take as take_token
 
 
 @dataclass(frozen=True)
@@ -55,12 +58,10 @@ class ActionsEnv:
             value = env.get(name)
             return Path(value) if value else None
 
-        token = (
-            env.get("GITHUB_TOKEN")
-            or env.get("INPUT_GITHUB-TOKEN")
-            or env.get("INPUT_GITHUB_TOKEN")
-            or None
-        )
+        if environ is None:  # out of the process environment, into memory only
+            token = take_token() or current_token()
+        else:
+            token = next((env[k] for k in TOKEN_VARS if env.get(k)), None)
         return cls(
             event_name=env["GITHUB_EVENT_NAME"],
             event_path=Path(env["GITHUB_EVENT_PATH"]),

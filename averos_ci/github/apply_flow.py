@@ -34,10 +34,12 @@ from averos_ci.github.errors import ApplyConflicts, ApplyRefused
 from averos_ci.github.events import PushEvent
 from averos_ci.github.markdown import code, escape
 from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
+from averos_ci.github.restore import restore_generated
 from averos_ci.github.state_branch import StateBranch
 from averos_ci.github.trust import trust_base
-from averos_ci.github.workspace import changed_files, commit_workspace, restore
+from averos_ci.github.workspace import changed_files, commit_workspace
 from averos_ci.plan import ExecutionPlan, compute_plan
+from averos_ci.plan.identity import execution_identity
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,9 @@ def _apply(
         tip = sb.fetch()
         sb.export(tip, project, proj)
         plan = compute_plan(
-            manifest_path=ctx.config.manifest_path, state=ctx.load_state(sb, tip)
+            manifest_path=ctx.config.manifest_path,
+            state=ctx.load_state(sb, tip),
+            execution=execution_identity(ctx.config),
         ).plan
         if first_hash is None:
             first_hash = plan.plan_hash
@@ -138,6 +142,7 @@ def _apply(
             first_claim,
             attempt=attempt,
             plan_hash=plan.plan_hash,
+            sha=sha,
             branch=sb.branch,
             project=project,
         )
@@ -197,7 +202,7 @@ def _execute(
 
         apply_fn = engine_apply
     if resumed and (proj / PARTIAL).is_dir():
-        count = restore(proj / PARTIAL, ctx.repo_root)
+        count = restore_generated(proj / PARTIAL, repo_root=ctx.repo_root, config=ctx.config)
         print(
             f"resuming an interrupted apply of {plan.plan_hash[:12]} ({count} workspace "
             "file(s) restored)"
@@ -211,7 +216,14 @@ def _execute(
     junit = _reports_dir(ctx) / "junit.xml"
     ctx.report.set(junit_path=junit, logs_path=logs)
     try:
-        outcome = apply_fn(config, resume=resumed, junit=junit, listeners=[pusher], cancel=cancel)
+        outcome = apply_fn(
+            config,
+            resume=resumed,
+            junit=junit,
+            listeners=[pusher],
+            cancel=cancel,
+            expected_plan_hash=plan.plan_hash,  # exactly the approved plan, whatever was restored
+        )
     except BaseException:
         if (proj / CHECKPOINTS).exists():
             _safe_flush(pusher, "interrupted")

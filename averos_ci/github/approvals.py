@@ -13,6 +13,7 @@ prefix is matched against the plan computed at the moment it is checked.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from averos_ci.github.api import GitHubClient
@@ -82,14 +83,36 @@ def pin_refusal(body: str | None, *, plan_hash: str) -> Refusal | None:
     return None
 
 
-def comment_is_approval(comment: dict[str, Any], *, plan_hash: str) -> Refusal | None:
+def comment_is_approval(
+    comment: dict[str, Any], *, plan_hash: str, head_at: str | None
+) -> Refusal | None:
+    """``None`` when ``comment`` approves ``plan_hash`` for the head whose plan was published
+    at ``head_at``: a comment names no commit, so it counts only for the head that was
+    current when it was written — one written before that plan (for an earlier head) never
+    carries over, whether its approve job is re-run or simply finishes late."""
     refusal = pin_refusal(comment.get("body"), plan_hash=plan_hash)
     if refusal is not None:
         return refusal
     created, updated = comment.get("created_at"), comment.get("updated_at")
     if created and updated and created != updated:
         return Refusal("the approval comment was edited; post a new one")
+    if not written_after(created, head_at):
+        return Refusal(
+            "the approval was written before the plan for the current head was published; "
+            "approve again",
+            f"To approve the current plan, post exactly:\n\n{approve_line(plan_hash)}",
+        )
     return None
+
+
+def written_after(created: object, head_at: str | None) -> bool:
+    """Whether GitHub's ``created`` time is strictly after ``head_at`` (both from GitHub)."""
+    try:
+        when = datetime.fromisoformat(str(created))
+        since = datetime.fromisoformat(str(head_at))
+    except ValueError:
+        return False  # no recorded time (an older plan comment): never counted
+    return when > since
 
 
 def latest_review_states(reviews: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -112,6 +135,7 @@ def current_approvers(
     plan_hash: str,
     head_sha: str,
     settings: GitHubSettings,
+    head_at: str | None = None,
 ) -> list[str]:
     """Logins whose approval of exactly (plan_hash, head_sha) still holds, re-derived now.
 
@@ -133,7 +157,13 @@ def current_approvers(
         if word is not None and word.get("state") != "APPROVED":
             continue
         if ref.kind == "comment":
-            ok = _comment_holds(client, ref, pr_number=pr_number, plan_hash=plan_hash)
+            ok = _comment_holds(
+                client,
+                ref,
+                pr_number=pr_number,
+                plan_hash=plan_hash,
+                head_at=meta.head_at if head_at is None else head_at,
+            )
         else:
             ok = (
                 word is not None
@@ -153,14 +183,14 @@ def current_approvers(
 
 
 def _comment_holds(
-    client: GitHubClient, ref: ApprovalRef, *, pr_number: int, plan_hash: str
+    client: GitHubClient, ref: ApprovalRef, *, pr_number: int, plan_hash: str, head_at: str | None
 ) -> bool:
     comment = client.get_comment(ref.id)
     if comment is None or (comment.get("user") or {}).get("login") != ref.user:
         return False
     if not str(comment.get("issue_url", "")).endswith(f"/issues/{pr_number}"):
         return False
-    return comment_is_approval(comment, plan_hash=plan_hash) is None
+    return comment_is_approval(comment, plan_hash=plan_hash, head_at=head_at) is None
 
 
 def require_approval(

@@ -45,7 +45,7 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
             return ApproveOutcome(False)
         number, login = event.issue.number, event.comment.user.login
         source = ApprovalRef("comment", event.comment.id, login, "", "")
-        commit_id = None
+        commit_id = event_head = None
     else:
         review = event.review
         if event.action == "dismissed" or review.state.lower() == "changes_requested":
@@ -56,6 +56,7 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         number, login = event.pull_request.number, review.user.login
         source = ApprovalRef("review", review.id, login, "", "")
         commit_id = review.commit_id
+        event_head = event.pull_request.head.sha or None  # the head when the event fired
 
     client = ctx.client
     pr = client.get_pull(number)
@@ -78,6 +79,11 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
             f"the plan is for {meta.head_sha[:12]} but the head is {head[:12]}; "
             "wait for the new plan and approve that"
         )
+    elif event_head is not None and event_head != head:
+        refusal = Refusal(
+            f"this event is for head {event_head[:12]}, but the head is now {head[:12]}; "
+            "approve the current plan"
+        )
     elif commit_id is not None and commit_id != meta.head_sha:
         refusal = Refusal(
             f"this review is for commit {commit_id[:12]}, the plan for {meta.head_sha[:12]}"
@@ -96,6 +102,7 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
             if isinstance(event, IssueCommentEvent)
             else {},
             plan_hash=meta.plan_hash,
+            head_at=meta.head_at,
         )
     elif isinstance(event, PullRequestReviewEvent):
         refusal = pin_refusal(event.review.body, plan_hash=meta.plan_hash)

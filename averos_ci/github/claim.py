@@ -35,11 +35,16 @@ def check_claim(
     *,
     attempt: int,
     plan_hash: str,
+    sha: str,
     branch: str,
     project: str,
 ) -> None:
-    """Refuse when another apply holds the branch, or claimed it while this job started."""
-    if claim is not None and claim.get("planHash") != plan_hash:
+    """Refuse when another apply holds the branch, or claimed it while this job started.
+
+    A claim is resumed only by a job applying the same plan *for the same commit* (a re-run):
+    the state branch is untrusted input, and a claim planted for another commit must not make
+    this job "resume" someone else's progress."""
+    if claim is not None and (claim.get("planHash") != plan_hash or claim.get("sha") != sha):
         raise ApplyRefused(
             f"another apply holds {branch!r} for project {project!r} (plan "
             f"{str(claim.get('planHash'))[:12]}, commit {str(claim.get('sha'))[:12]}): "

@@ -80,6 +80,9 @@ class PlanMeta:
     has_changes: bool
     applicable: bool = True
     approvals: tuple[ApprovalRef, ...] = field(default=())
+    # When the plan for this head was first published (GitHub's clock, from the comment
+    # itself): a comment approval counts only if written after it (averos_ci.github.headtime).
+    head_at: str | None = None
 
     def encode(self) -> str:
         data = {
@@ -91,6 +94,8 @@ class PlanMeta:
             "applicable": self.applicable,
             "approvals": [a.to_json() for a in self.approvals],
         }
+        if self.head_at is not None:
+            data["headAt"] = self.head_at
         raw = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
         return f"<!-- averos-ci:meta {base64.urlsafe_b64encode(raw).decode()} -->"
 
@@ -111,6 +116,7 @@ class PlanMeta:
                 has_changes=bool(data["hasChanges"]),
                 applicable=bool(data.get("applicable", True)),
                 approvals=approvals,
+                head_at=str(data["headAt"]) if data.get("headAt") else None,
             )
         except (binascii.Error, ValueError, KeyError, TypeError):
             return None
@@ -124,6 +130,7 @@ class PlanMeta:
             self.has_changes,
             self.applicable,
             (*kept, ref),
+            self.head_at,
         )
 
     def current_approvals(self) -> tuple[ApprovalRef, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
@@ -14,13 +14,20 @@ from averos_ci.errors import AverosCIError
 from averos_ci.github.actions_env import ActionsEnv, annotate
 from averos_ci.github.api import GitHubAPIError, GitHubClient
 from averos_ci.github.approvals import current_approvers
-from averos_ci.github.comment import PlanMeta, find_sticky, render_plan_comment
+from averos_ci.github.comment import (
+    PlanMeta,
+    find_sticky,
+    render_plan_comment,
+    restamp,
+    status_text,
+)
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import PullRequest, PullRequestEvent, load_event
 from averos_ci.github.settings import GitHubSettings
 from averos_ci.github.trust import trust_base
 from averos_ci.manifest.issues import ManifestInvalid
 from averos_ci.plan import ExecutionPlan, compute_plan
+from averos_ci.plan.identity import execution_identity
 
 SUMMARY_MAX_CHARS = 900_000
 PLAN_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
@@ -70,7 +77,9 @@ def _plan_for(
     sb = ctx.state_branch()
     tip = sb.fetch()
     state = ctx.load_state(sb, tip)
-    result = compute_plan(manifest_path=manifest_path, state=state)
+    result = compute_plan(
+        manifest_path=manifest_path, state=state, execution=execution_identity(ctx.config)
+    )
     for warning in result.warnings:
         annotate("warning", warning)
     plan = result.plan
@@ -129,9 +138,8 @@ def _publish(ctx: FlowContext, pr: PullRequest, plan: ExecutionPlan, meta: PlanM
             for a in sticky.meta.approvals
             if a.plan_hash == meta.plan_hash and a.head_sha == meta.head_sha
         )
-        meta = PlanMeta(
-            meta.project, meta.plan_hash, meta.head_sha, meta.has_changes, meta.applicable, kept
-        )
+        same_head = sticky.meta.head_sha == meta.head_sha
+        meta = replace(meta, approvals=kept, head_at=sticky.meta.head_at if same_head else None)
         if kept:
             approvers = current_approvers(
                 client,
@@ -152,10 +160,15 @@ def _publish(ctx: FlowContext, pr: PullRequest, plan: ExecutionPlan, meta: PlanM
         pusher_approval=s.allow_pusher_approval,
     )
     if sticky is None:
-        comment_id = int(client.create_comment(pr.number, body)["id"])
+        written = client.create_comment(pr.number, body)
     else:
-        comment_id = sticky.id
-        client.update_comment(comment_id, body)
+        written = client.update_comment(sticky.id, body)
+    comment_id = int(written["id"])
+    if meta.head_at is None:
+        # First plan for this head: record when it was published, on GitHub's clock (the
+        # comment's own time). Only comments written after it approve this head.
+        meta = replace(meta, head_at=str(written.get("updated_at") or written.get("created_at")))
+        client.update_comment(comment_id, restamp(body, meta, status_text(meta, approvers)))
     approved = not plan.has_changes or bool(approvers)
     set_plan_status(ctx, meta.head_sha, plan=plan, approvers=approvers)
     ctx.report.set(approved=approved)

@@ -235,6 +235,8 @@ class StateBranch:
                 if file is None:
                     g.update_index("--force-remove", "--", rel, env=env)
                     continue
+                if file.is_symlink():  # never committed through: it could point anywhere
+                    continue
                 sha = str(
                     g.hash_object("-w", "--no-filters", "--", str(file.resolve()), env=env)
                 ).strip()

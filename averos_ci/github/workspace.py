@@ -54,31 +54,12 @@ def snapshot(changes: dict[str, Path | None], dest: Path) -> None:
     (dest / "files").mkdir(parents=True)
     deleted = sorted(p for p, f in changes.items() if f is None)
     for rel, file in changes.items():
-        if file is not None and file.is_file():
+        # a generated symlink is never followed: it could point at any file of the runner
+        if file is not None and not file.is_symlink() and file.is_file():
             target = dest / "files" / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(file, target)
     atomic_write_text(dest / DELETED_FILE, json.dumps(deleted) + "\n")
-
-
-def restore(src: Path, repo_root: Path) -> int:
-    """Put a snapshot back into the checkout; returns the number of files restored."""
-    count = 0
-    files = src / "files"
-    if files.is_dir():
-        for file in sorted(p for p in files.rglob("*") if p.is_file()):
-            target = repo_root / file.relative_to(files)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(file, target)
-            count += 1
-    listing = src / DELETED_FILE
-    if listing.is_file():
-        for rel in json.loads(listing.read_text(encoding="utf-8")):
-            target = repo_root / str(rel)
-            if target.is_file() and repo_root.resolve() in target.resolve().parents:
-                target.unlink()
-                count += 1
-    return count
 
 
 def commit_workspace(

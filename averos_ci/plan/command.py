@@ -74,6 +74,7 @@ def _plan_and_write(
     policy: bool = False,
 ) -> ExecutionPlan:
     from averos_ci.config import load_config
+    from averos_ci.plan.identity import execution_identity
     from averos_ci.plan.planner import compute_plan
     from averos_ci.plan.render import RENDERERS
     from averos_ci.state import FileStateStore
@@ -86,6 +87,7 @@ def _plan_and_write(
         manifest_path=cfg.manifest_path,
         state=FileStateStore(cfg.state_path).load(),
         max_bytes=max_bytes,
+        execution=execution_identity(cfg),
     )
     for warning in result.warnings:
         print(warning, file=sys.stderr)

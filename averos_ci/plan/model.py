@@ -149,6 +149,7 @@ class ExecutionPlan(WireModel):
     counts: PlanCounts
     diff: PlanDiff
     nodes: tuple[PlanNode, ...]
+    execution: dict[str, Any] | None = None  # what runs it (averos_ci.plan.identity)
     _wire: dict[str, Any] | None = PrivateAttr(default=None)  # set by the planner (read-only)
 
     def to_wire(self) -> dict[str, object]:
@@ -156,6 +157,13 @@ class ExecutionPlan(WireModel):
         if self.__pydantic_private__ and self._wire is not None:
             return self._wire
         return super().to_wire()
+
+    @model_serializer(mode="wrap")
+    def _without_empty_execution(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("execution") is None:
+            data.pop("execution", None)  # a bare manifest's plan has no execution part
+        return data
 
     @property
     def has_changes(self) -> bool:

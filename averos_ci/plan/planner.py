@@ -7,7 +7,7 @@ import gc
 import graphlib
 import hashlib
 import heapq
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,15 +49,22 @@ def args_hash(node: PlanNode) -> str:
 
 
 def compute_plan(
-    *, manifest_path: str | Path, state: AppliedState | None, max_bytes: int | None = None
+    *,
+    manifest_path: str | Path,
+    state: AppliedState | None,
+    max_bytes: int | None = None,
+    execution: Mapping[str, Any] | None = None,
 ) -> PlanResult:
-    """Load + validate the manifest (raises ManifestInvalid, exit 2) and plan it against state."""
+    """Load + validate the manifest (raises ManifestInvalid, exit 2) and plan it against state.
+
+    ``execution``: the execution settings the plan's identity covers
+    (:func:`averos_ci.plan.identity.execution_identity`)."""
     from averos_ci.manifest import format_text
     from averos_ci.manifest.validate import load_manifest
 
     kwargs = {"max_bytes": max_bytes} if max_bytes else {}
     manifest, issues = load_manifest(manifest_path, **kwargs)
-    result = plan_manifest(manifest, state)
+    result = plan_manifest(manifest, state, execution=execution)
     warnings = tuple(format_text([i]) for i in issues)
     return PlanResult(result.plan, result.manifest, result.base_state, warnings)
 
@@ -75,13 +82,20 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def plan_manifest(manifest: dict[str, Any], state: AppliedState | None) -> PlanResult:
-    """Plan an already normalized manifest against ``state``."""
+def plan_manifest(
+    manifest: dict[str, Any],
+    state: AppliedState | None,
+    *,
+    execution: Mapping[str, Any] | None = None,
+) -> PlanResult:
+    """Plan an already normalized manifest against ``state`` (and ``execution`` settings)."""
     with _no_cyclic_gc():
-        return _plan_manifest(manifest, state)
+        return _plan_manifest(manifest, state, execution)
 
 
-def _plan_manifest(manifest: dict[str, Any], state: AppliedState | None) -> PlanResult:
+def _plan_manifest(
+    manifest: dict[str, Any], state: AppliedState | None, execution: Mapping[str, Any] | None
+) -> PlanResult:
     new = elements(manifest)
     old = _state_elements(state) if state is not None else {}
     diff = diff_elements(old, new)
@@ -144,6 +158,8 @@ def _plan_manifest(manifest: dict[str, Any], state: AppliedState | None) -> Plan
         "diff": _diff_wire(plan_diff),
         "nodes": wire_nodes,
     }
+    if execution is not None:
+        fields["execution"] = wire["execution"] = dict(execution)
     wire["planHash"] = sha256_json(wire)  # over everything else: format, hashes, diff, nodes
     plan = fast_construct(ExecutionPlan, {**fields, "plan_hash": wire["planHash"]})
     object.__setattr__(plan, "__pydantic_private__", {"_wire": wire})

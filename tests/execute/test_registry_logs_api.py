@@ -20,7 +20,8 @@ PUBLIC = {
     "ExecutionCheckpoint", "ExecutionContext", "ExecutionFailure", "ExecutionResult",
     "ExecutionState", "FileCheckpointStore", "JsonlEventLog", "MemoryCheckpointStore",
     "NodeFailed", "NodeFailureSummary", "NodeOutcome", "NodeReady", "NodeRecord", "NodeSkipped",
-    "NodeStarted", "NodeSucceeded", "PlanNotApplicable", "RunMode", "RunResult", "Runner",
+    "NodeStarted", "NodeSucceeded", "PlanMismatch", "PlanNotApplicable", "RunMode", "RunResult",
+    "Runner",
     "RunnerCompleted", "RunnerEvent", "RunnerEventListener", "RunnerOptions", "RunnerSummary",
     "RuntimeMutation", "apply", "available_adapters", "get_adapter", "parse_event",
 }  # fmt: skip

@@ -83,9 +83,7 @@ def test_a_planted_interrupted_apply_cannot_change_what_is_applied(
     assert ".gitignore" in tree(world, main), out
 
 
-def test_a_planted_claim_for_another_commit_is_not_resumed(
-    world: World, fake: FakeGitHub
-) -> None:
+def test_a_planted_claim_for_another_commit_is_not_resumed(world: World, fake: FakeGitHub) -> None:
     approved, merge = approved_merge(world, fake)
     before = world.push_event(merge)["before"]
     plant_on_state_branch(

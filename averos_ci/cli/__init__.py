@@ -12,6 +12,7 @@ import sys
 
 import typer
 
+from averos_ci._actions import neutralise, stop_commands
 from averos_ci.cli import github as _github  # noqa: F401  (registers commands)
 from averos_ci.cli import plan as _plan  # noqa: F401
 from averos_ci.cli import projects as _projects  # noqa: F401
@@ -29,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         from averos_ci.github.token import isolate
 
         isolate(sys.argv[1:])
+    stop_commands()  # under Actions: no printed text is a workflow command unless framed
     code = run_cli(argv)
     sys.exit(code)
 
@@ -42,7 +44,7 @@ def run_cli(argv: list[str] | None = None) -> int:
         typer.echo("interrupted", err=True)
         return int(ExitCode.INTERRUPTED)
     except AverosCIError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(neutralise(f"error: {exc}"), err=True)
         return int(exc.exit_code)
     except Exception as exc:
         if _is_usage_error(exc):
@@ -51,8 +53,8 @@ def run_cli(argv: list[str] | None = None) -> int:
         if os.environ.get("AVEROS_CI_DEBUG"):
             raise
         typer.echo(
-            f"internal error: {type(exc).__name__}: {exc}\n"
-            "hint: set AVEROS_CI_DEBUG=1 for a traceback and report it",
+            neutralise(f"internal error: {type(exc).__name__}: {exc}\n")
+            + "hint: set AVEROS_CI_DEBUG=1 for a traceback and report it",
             err=True,
         )
         return int(ExitCode.INTERNAL)

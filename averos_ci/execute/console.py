@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from averos_ci._actions import command, escape_data, escape_property
 from averos_ci.execute.events import (
     NodeFailed,
     NodeSkipped,
@@ -58,8 +59,11 @@ class ConsoleListener:
             self.finished += 1
             text = f"{self._count()} FAILED {event.node_id}: {event.failure.message}"
             if self.github:
-                return self._group(event.node_id, text) + (
-                    f"\n::error title=averos-ci {event.node_id}::{_escape(event.failure.message)}"
+                title = escape_property(f"averos-ci {event.node_id}")
+                return (
+                    self._group(event.node_id, text)
+                    + "\n"
+                    + (command(f"::error title={title}::{escape_data(event.failure.message)}"))
                 )
             return text
         if not self.verbose:
@@ -80,7 +84,8 @@ class ConsoleListener:
 
     def _group(self, node_id: str, title: str) -> str:
         body = tail(node_log_path(self.logs_dir, node_id), max_lines=200, max_bytes=64 * 1024)
-        return f"::group::{title}\n{body}\n::endgroup::"
+        # the body (adapter output) is printed while commands are stopped: never a command
+        return f"{command('::group::' + escape_data(title))}\n{body}\n{command('::endgroup::')}"
 
     def _count(self) -> str:
         width = len(str(self.total))
@@ -128,8 +133,3 @@ def _summary_line(event: RunnerCompleted) -> str:
         f"in {s.duration_ms} ms"
     )
     return f"{line}\n{event.interrupted}" if event.interrupted else line
-
-
-def _escape(text: str) -> str:
-    # GitHub workflow-command data escaping
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from averos_ci._actions import command
 from averos_ci.errors import InputError
 from averos_ci.github.token import TOKEN_VARS
 from averos_ci.github.token import current as current_token
@@ -82,7 +83,7 @@ class ActionsEnv:
     def mask_token(self) -> None:
         """Ask the runner to mask the token in every later log line."""
         if self.token and self.under_actions:
-            sys.stdout.write(f"::add-mask::{self.token}\n")
+            sys.stdout.write(command(f"::add-mask::{self.token}") + "\n")
             sys.stdout.flush()
 
 
@@ -122,6 +123,6 @@ def annotate(level: str, message: str) -> None:
     """A workflow command (``::warning::`` …) under Actions; plain text otherwise."""
     one_line = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if os.environ.get("GITHUB_ACTIONS") == "true":
-        print(f"::{level}::{one_line}", flush=True)
+        print(command(f"::{level}::{one_line}"), flush=True)
     else:
         print(f"{level}: {message}", file=sys.stderr, flush=True)

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from averos_ci._actions import command
 from averos_ci.errors import InputError
 
 
@@ -87,7 +88,7 @@ def format_github(issues: Sequence[Issue]) -> str:
         )
         msg = i.message + (f" (hint: {i.hint})" if i.hint else "")
         out.append(f"::{i.severity.value} {props}::{_escape_data(msg)}")
-    return "\n".join(out)
+    return command("\n".join(out)) if out else ""  # one frame: every line is escaped
 
 
 class ManifestInvalid(InputError):

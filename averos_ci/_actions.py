@@ -1,0 +1,72 @@
+"""Workflow commands (``::error::``, ``::group::``, ``::add-mask::`` …) under GitHub Actions.
+
+The runner takes any line a step prints — stdout or stderr — that starts with ``::`` as a
+command, including lines inside schematic output, failure messages and manifest strings
+echoed in them (a translation value ``"ok\\n::add-mask::…"``). So while averos-ci runs under
+Actions, command processing is switched off (``::stop-commands::<random token>``), and only
+averos-ci's own commands, framed by :func:`command`, switch it on for their single line.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import secrets
+import sys
+
+_token: str | None = None
+
+
+def under_actions() -> bool:
+    return os.environ.get("GITHUB_ACTIONS") == "true"
+
+
+def stop_commands() -> None:
+    """Stop the runner's command processing for the rest of this process (resumed at exit)."""
+    global _token
+    if _token is not None or not under_actions():
+        return
+    _token = secrets.token_hex(16)  # unguessable: untrusted output cannot resume processing
+    print(f"::stop-commands::{_token}", flush=True)
+    atexit.register(resume_commands)
+
+
+def resume_commands() -> None:
+    global _token
+    if _token is None:
+        return
+    sys.stderr.flush()
+    print(f"::{_token}::", flush=True)
+    _token = None
+
+
+def command(line: str) -> str:
+    """One workflow command line (its data already escaped with :func:`escape_data`), framed
+    so the runner processes it while commands are stopped. Print it in one write."""
+    if _token is None:
+        return line
+    return f"::{_token}::\n{line}\n::stop-commands::{_token}"
+
+
+def escape_data(text: str) -> str:
+    """A command's data on one line (the runner's own escaping)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def neutralise(text: str) -> str:
+    """``text`` with every line that the runner would read as a command broken by an invisible
+    character — for untrusted text on stderr, whose interleaving with the stop-commands frame
+    on stdout is not guaranteed. Unchanged outside Actions."""
+    if not under_actions():
+        return text
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        body = line.lstrip()
+        if body.startswith(("::", "##[")):
+            cut = len(line) - len(body) + 1
+            lines[n] = line[:cut] + "\u200b" + line[cut:]
+    return "\n".join(lines)

@@ -12,6 +12,7 @@ a short reply and changes nothing. Comment bodies are matched against the fixed 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from averos_ci.github.approvals import (
     Refusal,
@@ -25,6 +26,20 @@ from averos_ci.github.context import FlowContext
 from averos_ci.github.events import IssueCommentEvent, PullRequestReviewEvent
 from averos_ci.github.markdown import escape
 from averos_ci.github.trust import trust_base
+
+NOT_COUNTED = "approval not counted"
+MAX_REFUSAL_REPLIES = 10  # per pull request: repeated invalid commands are not a spam channel
+
+
+def _fold_reply(comments: list[dict[str, Any]], reply: str, *, bot_login: str) -> bool:
+    """Whether to skip posting ``reply``: already posted, or the budget of replies is spent."""
+    mine = [
+        str(c.get("body") or "")
+        for c in comments
+        if (c.get("user") or {}).get("login") == bot_login
+        and NOT_COUNTED in str(c.get("body") or "")
+    ]
+    return reply in mine or len(mine) >= MAX_REFUSAL_REPLIES
 
 
 @dataclass(frozen=True)
@@ -66,9 +81,8 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         return ApproveOutcome(False)
     head = str((pr.get("head") or {}).get("sha", ""))
     author = str((pr.get("user") or {}).get("login", ""))
-    sticky = find_sticky(
-        client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
-    )
+    comments = list(client.issue_comments(number))
+    sticky = find_sticky(comments, project=ctx.project, bot_login=ctx.bot_login())
     meta = sticky.meta if sticky else None
 
     refusal: Refusal | None = None
@@ -115,11 +129,13 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
             client, login=login, pr_number=number, pr_author=author, settings=s
         )
     if refusal is not None:
-        client.create_comment(
-            number,
-            f"{escape('@' + login)}: approval not counted — {escape(refusal.reason)}."
-            + (f"\n\n{refusal.hint}" if refusal.hint else ""),
+        reply = f"{escape('@' + login)}: {NOT_COUNTED} — {escape(refusal.reason)}." + (
+            f"\n\n{refusal.hint}" if refusal.hint else ""
         )
+        if _fold_reply(comments, reply, bot_login=ctx.bot_login()):
+            print("the same reply was already posted (or too many were): not posted again")
+        else:
+            client.create_comment(number, reply)
         print(f"approval by {login} not counted: {refusal.reason}")
         ctx.report.set(approved=False, plan_hash=meta.plan_hash if meta else "")
         return ApproveOutcome(False, refusal.reason, plan_hash=meta.plan_hash if meta else None)

@@ -23,6 +23,7 @@ from averos_ci.github.comment import (
 )
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import PullRequest, PullRequestEvent, load_event
+from averos_ci.github.markdown import code
 from averos_ci.github.settings import GitHubSettings
 from averos_ci.github.trust import trust_base
 from averos_ci.manifest.issues import ManifestInvalid
@@ -72,7 +73,9 @@ def plan_for(
 def _plan_for(
     ctx: FlowContext, pr: PullRequest, *, manifest_path: Path, trusted_run: bool
 ) -> PlanOutcome:
-    trust_base(ctx, pr.base.sha)  # the approval rules shown are the base branch's
+    # the approval rules shown are the base branch's; a PR that changes them (or the status,
+    # project, state branch …) needs an approval even when its plan changes nothing
+    trusted_changes = trust_base(ctx, pr.base.sha)
     head = pr.head.sha
     sb = ctx.state_branch()
     tip = sb.fetch()
@@ -87,12 +90,19 @@ def _plan_for(
         project=ctx.project,
         plan_hash=plan.plan_hash,
         head_sha=head,
-        has_changes=plan.has_changes,
+        has_changes=plan.has_changes or bool(trusted_changes),
         applicable=plan.applicable,
+    )
+    note = (
+        "⚠️ This pull request changes settings that are read from the base branch ("
+        + ", ".join(code(k) for k in trusted_changes)
+        + "): they take effect after the merge, and the change needs an approval."
+        if trusted_changes
+        else None
     )
     s = ctx.settings
     ctx.report.set(
-        plan_hash=plan.plan_hash, has_changes=plan.has_changes, approved=not plan.has_changes
+        plan_hash=plan.plan_hash, has_changes=plan.has_changes, approved=not meta.has_changes
     )
     # The job summary takes up to 1 MiB: there the plan is complete (or nearly so).
     ctx.report.add_summary(
@@ -103,6 +113,7 @@ def _plan_for(
             permission=s.approval_permission.value,
             self_approval=s.allow_self_approval,
             pusher_approval=s.allow_pusher_approval,
+            note=note,
         )
     )
     print(
@@ -117,7 +128,7 @@ def _plan_for(
         )
         return PlanOutcome(plan, head, None, False, False)
     try:
-        return _publish(ctx, pr, plan, meta)
+        return _publish(ctx, pr, plan, meta, note)
     except GitHubAPIError as exc:
         if exc.status in (401, 403):  # read-only token: the summary and outputs are enough
             annotate("warning", f"cannot comment or set a status (read-only token?): {exc.message}")
@@ -125,7 +136,9 @@ def _plan_for(
         raise
 
 
-def _publish(ctx: FlowContext, pr: PullRequest, plan: ExecutionPlan, meta: PlanMeta) -> PlanOutcome:
+def _publish(
+    ctx: FlowContext, pr: PullRequest, plan: ExecutionPlan, meta: PlanMeta, note: str | None
+) -> PlanOutcome:
     s, client = ctx.settings, ctx.client
     sticky = find_sticky(
         client.issue_comments(pr.number), project=ctx.project, bot_login=ctx.bot_login()
@@ -158,6 +171,7 @@ def _publish(ctx: FlowContext, pr: PullRequest, plan: ExecutionPlan, meta: PlanM
         permission=s.approval_permission.value,
         self_approval=s.allow_self_approval,
         pusher_approval=s.allow_pusher_approval,
+        note=note,
     )
     if sticky is None:
         written = client.create_comment(pr.number, body)
@@ -168,20 +182,26 @@ def _publish(ctx: FlowContext, pr: PullRequest, plan: ExecutionPlan, meta: PlanM
         # First plan for this head: record when it was published, on GitHub's clock (the
         # comment's own time). Only comments written after it approve this head.
         meta = replace(meta, head_at=str(written.get("updated_at") or written.get("created_at")))
-        client.update_comment(comment_id, restamp(body, meta, status_text(meta, approvers)))
-    approved = not plan.has_changes or bool(approvers)
-    set_plan_status(ctx, meta.head_sha, plan=plan, approvers=approvers)
+        client.update_comment(comment_id, restamp(body, meta, status_text(meta, approvers, note)))
+    approved = not meta.has_changes or bool(approvers)
+    set_plan_status(ctx, meta.head_sha, plan=plan, approvers=approvers, needs=meta.has_changes)
     ctx.report.set(approved=approved)
     return PlanOutcome(plan, meta.head_sha, comment_id, approved, True)
 
 
 def set_plan_status(
-    ctx: FlowContext, sha: str, *, plan: ExecutionPlan, approvers: list[str]
+    ctx: FlowContext,
+    sha: str,
+    *,
+    plan: ExecutionPlan,
+    approvers: list[str],
+    needs: bool | None = None,
 ) -> None:
+    """``needs``: whether an approval is needed (default: the plan has changes)."""
     short = plan.plan_hash[:12]
     if not plan.applicable:
         state, text = "failure", f"plan {short} has conflicts"
-    elif not plan.has_changes:
+    elif not (plan.has_changes if needs is None else needs):
         state, text = "success", "no changes"
     elif approvers:
         state, text = "success", f"plan {short} approved by {', '.join(approvers)}"

@@ -90,6 +90,7 @@ def load_settings(
     _check_name(settings.project or "", "/github/project", where)
     _check_name(settings.state_branch, "/github/stateBranch", where, ref=True)
     _check_name(settings.workspace_branch, "/github/workspaceBranch", where, ref=True)
+    _check_name(settings.remote, "/github/remote", where, ref=True)  # never an option to git
     return settings, warnings
 
 

@@ -16,13 +16,14 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import git
 
 from averos_ci.errors import AverosCIError, ExitCode
 
 PRIVATE_REF_PREFIX = "refs/averos-ci/"
+LINK_MODE = 0o120000  # a symlink blob in a git tree
 BOT_NAME = "averos-ci"
 BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
 
@@ -145,11 +146,31 @@ class StateBranch:
             return
         if not isinstance(sub, git.Tree):
             return
+        root = dest.resolve()
+        try:
+            self._export_tree(sub, subdir, root)
+        except ValueError as exc:  # GitPython refuses a crafted path ("..", "/" …) in a tree
+            raise GitError(
+                f"{self.branch!r} holds an invalid path under {subdir!r}: {exc}",
+                hint="the state branch was written by something other than averos-ci; "
+                "restore it from its history and protect it",
+            ) from None
+
+    @staticmethod
+    def _export_tree(sub: git.Tree, subdir: str, root: Path) -> None:
         for blob in sub.traverse():
             if not isinstance(blob, git.Blob):
                 continue
-            rel = Path(blob.path).relative_to(subdir)
-            target = dest / rel
+            # the branch is untrusted: a crafted tree must not write outside ``dest`` or
+            # leave a symlink behind (symlink blobs are skipped, others become plain files)
+            rel = PurePosixPath(blob.path).relative_to(subdir)
+            target = root.joinpath(*rel.parts)
+            if (
+                ".." in rel.parts
+                or blob.mode == LINK_MODE
+                or not target.resolve().is_relative_to(root)
+            ):
+                continue
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(blob.data_stream.read())
 

@@ -15,14 +15,21 @@ from pathlib import Path
 from averos_ci.config import CONFIG_FILE_NAME, load_config
 from averos_ci.errors import ConfigError
 from averos_ci.github.context import FlowContext
-from averos_ci.github.settings import GitHubSettings
+from averos_ci.github.settings import GitHubSettings, default_project
 
-# Settings that decide whose approval counts and which comment is the bot's own.
+# Settings that decide whose approval counts, which comment is the bot's own, which status
+# gates the merge and where the state lives and the workspace goes: the base branch's only.
 TRUSTED_FIELDS = (
     "approval_permission",
     "allow_self_approval",
     "allow_pusher_approval",
     "bot_login",
+    "status_context",
+    "project",
+    "state_branch",
+    "remote",
+    "commit_workspace",
+    "workspace_branch",
 )
 
 
@@ -54,11 +61,15 @@ def base_settings(ctx: FlowContext, base_sha: str | None) -> GitHubSettings:
                         f"{rel} at the base commit {base_sha[:12]} is invalid: {exc}",
                         hint="the approval rules are read from the base branch's config",
                     ) from None
+    if source.project is None:  # the same default as for this checkout's config path
+        project = default_project(config_path=ctx.config.config_path, repo_root=ctx.repo_root)
+        source = source.model_copy(update={"project": project})
     return ctx.settings.model_copy(update={f: getattr(source, f) for f in TRUSTED_FIELDS})
 
 
-def trust_base(ctx: FlowContext, base_sha: str | None) -> None:
-    """Switch ``ctx`` to the approval rules of ``base_sha`` (see :func:`base_settings`)."""
+def trust_base(ctx: FlowContext, base_sha: str | None) -> list[str]:
+    """Switch ``ctx`` to the approval rules of ``base_sha`` (see :func:`base_settings`);
+    returns the keys this commit's config sets differently (they need an approval)."""
     settings = base_settings(ctx, base_sha)
     changed = [
         GitHubSettings.model_fields[f].alias or f
@@ -72,3 +83,4 @@ def trust_base(ctx: FlowContext, base_sha: str | None) -> None:
         )
     ctx.settings = settings
     ctx.reset_identity()
+    return changed

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from averos_ci.cli import run_cli
+from averos_ci.config import default_config
 from averos_ci.plan import compute_plan
+from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.planner import sha256_json
 from averos_ci.state import AppliedState, FileStateStore
 from tests.conftest import copy_example
@@ -43,7 +45,8 @@ def plan(*args: str) -> int:
 def test_formats_show_the_plan_hash(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert plan("--format", fmt) == 0
     out = capsys.readouterr().out
-    expected = compute_plan(manifest_path=EXAMPLE_MANIFEST, state=None).plan
+    execution = execution_identity(default_config())  # no config file: the defaults
+    expected = compute_plan(manifest_path=EXAMPLE_MANIFEST, state=None, execution=execution).plan
     assert expected.plan_hash in out
     member = {  # text and markdown group members under their entity (issue 14)
         "text": "    + status: enumeration (New,Active,Closed)  [add-simple-member]",

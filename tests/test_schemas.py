@@ -8,7 +8,9 @@ from types import ModuleType
 
 import pytest
 
+from averos_ci.config import load_config
 from averos_ci.plan import compute_plan
+from averos_ci.plan.identity import execution_identity
 from averos_ci.schemas import HERE, generated, render
 from tests.conftest import EXAMPLE_DIR, unavailable
 
@@ -31,7 +33,11 @@ def test_shipped_schema_is_current(name: str) -> None:
 
 
 def test_plan_json_validates_against_schema() -> None:
-    plan = compute_plan(manifest_path=EXAMPLE_DIR / "todoapp.manifest.yaml", state=None).plan
+    config = load_config(EXAMPLE_DIR / "averos.config.json")
+    plan = compute_plan(
+        manifest_path=config.manifest_path, state=None, execution=execution_identity(config)
+    ).plan
+    assert "execution" in plan.to_wire()
     schema = json.loads((HERE / "plan.schema.json").read_text(encoding="utf-8"))
     jsonschema.validate(json.loads(plan.to_json()), schema)
     broken = json.loads(plan.to_json())

@@ -158,10 +158,9 @@ class ExecutionPlan(WireModel):
             return self._wire
         return super().to_wire()
 
-    @model_serializer(mode="wrap")
-    def _without_empty_execution(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        if isinstance(data, dict) and data.get("execution") is None:
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        data = super().model_dump(**kwargs)
+        if data.get("execution") is None:
             data.pop("execution", None)  # a bare manifest's plan has no execution part
         return data
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from averos_ci.execute import (
     CollectingListener,
     EventType,
     FileCheckpointStore,
+    PlanMismatch,
     apply,
 )
 from averos_ci.execute.adapters.mock import MockAdapter
@@ -84,3 +86,18 @@ def test_only_a_dry_run_makes_a_scratch_folder(
     out = apply(load_config(config_path))
     assert out.summary.success and out.summary.total > 0 and made == []
     assert list(scratch_root.iterdir()) == []
+
+
+def test_only_the_expected_plan_is_executed(config_path: Path) -> None:
+    cfg = load_config(config_path)
+    events = CollectingListener()
+    with pytest.raises(PlanMismatch) as info:
+        apply(cfg, listeners=[events], expected_plan_hash="0" * 64)
+    assert "not the expected (approved) plan 000000000000" in str(info.value)
+    assert events.events == [] and not cfg.state_path.exists()
+    # the execution settings are part of the plan: another adapterOption is another plan
+    approved = apply(cfg, dry_run=True).plan.plan_hash
+    other = replace(cfg, adapter_options={"latencyMs": 1})
+    with pytest.raises(PlanMismatch):
+        apply(other, expected_plan_hash=approved)
+    assert apply(cfg, expected_plan_hash=approved).summary.success

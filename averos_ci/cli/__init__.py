@@ -27,7 +27,7 @@ __all__ = ["app", "main"]
 def main(argv: list[str] | None = None) -> int:
     """Entry point of both console scripts; returns (and exits with) the exit code."""
     if argv is None:  # the process itself: no token may stay in its environment
-        from averos_ci.github.token import isolate
+        from averos_ci._token import isolate
 
         isolate(sys.argv[1:])
     stop_commands()  # under Actions: no printed text is a workflow command unless framed

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from averos_ci._actions import command
+from averos_ci._token import TOKEN_VARS
+from averos_ci._token import current as current_token
+from averos_ci._token import take as take_token
 from averos_ci.errors import InputError
-from averos_ci.github.token import TOKEN_VARS
-from averos_ci.github.token import current as current_token
-from averos_ci.github.token import take as take_token
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 settings that change *what runs* (the adapter, its options, where it writes, the listeners it
 loads, development mode). They are a small ``execution`` part of the plan JSON and so part of
 the planHash: an approval of a plan never carries over to another adapter, registry,
-collection or workspace. How the run is paced (``mode``, ``maxAttempts``, ``timeoutMs``,
-``concurrency``) and where files are kept are left out: they change no result.
+collection or workspace. An adapter may narrow which of its options count (the mock's
+latency and simulated failures do not). How the run is paced (``mode``, ``maxAttempts``,
+``timeoutMs``, ``concurrency``) and where files are kept are left out: they change no result.
 """
 
 from __future__ import annotations
@@ -18,13 +19,28 @@ from averos_ci.config import RunConfig
 def execution_identity(config: RunConfig) -> dict[str, Any]:
     """The ``execution`` part of the plan for ``config`` (paths relative to the config's
     folder, so the same repository plans to the same hash in every checkout)."""
+    # execute imports the planner: imported here
+    from averos_ci.execute.adapters import adapter_options, identity_options
+
+    # the effective options (averosVersion, localTgz … completed from the config)
+    options = identity_options(config.adapter, adapter_options(config))
     return {
         "adapter": config.adapter,
-        "adapterOptions": config.adapter_options,
+        "adapterOptions": {k: _portable(v, config.base_dir) for k, v in options.items()},
         "workspaceRoot": _relative(config.workspace_root, config.base_dir),
         "development": config.development,
         "listeners": list(config.listeners),
     }
+
+
+def _portable(value: Any, base: Path) -> Any:
+    """An absolute path inside the config's folder (``configDir``, a resolved ``localTgz``)
+    as a relative one: checkouts live at different places."""
+    if isinstance(value, str) and os.path.isabs(value):
+        path = Path(value)
+        if path.resolve().is_relative_to(base.resolve()):
+            return _relative(path, base)
+    return value
 
 
 def _relative(path: Path, base: Path) -> str:

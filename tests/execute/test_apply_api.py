@@ -95,9 +95,9 @@ def test_only_the_expected_plan_is_executed(config_path: Path) -> None:
         apply(cfg, listeners=[events], expected_plan_hash="0" * 64)
     assert "not the expected (approved) plan 000000000000" in str(info.value)
     assert events.events == [] and not cfg.state_path.exists()
-    # the execution settings are part of the plan: another adapterOption is another plan
+    # the execution settings are part of the plan: another one is another plan
     approved = apply(cfg, dry_run=True).plan.plan_hash
-    other = replace(cfg, adapter_options={"latencyMs": 1})
+    other = replace(cfg, development=not cfg.development)
     with pytest.raises(PlanMismatch):
         apply(other, expected_plan_hash=approved)
     assert apply(cfg, expected_plan_hash=approved).summary.success

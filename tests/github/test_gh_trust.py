@@ -76,7 +76,7 @@ def test_rules_are_read_from_the_base_commit_in_a_shallow_checkout(
     s = base_settings(ctx, adopt)  # not in the shallow clone: fetched by sha
     assert s.approval_permission is Permission.ADMIN and s.bot_login == "me[bot]"
     assert s.allow_self_approval is False
-    assert s.state_branch == "x"  # only the approval rules are replaced
+    assert s.state_branch == "averos-state"  # the base's (its default), never the PR's
 
     for base in (first, "0" * 40, None):  # no config at the base, or no base: defaults
         s = base_settings(ctx, base)

@@ -5,10 +5,14 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from averos_ci.config import RunConfig, default_config
 from averos_ci.plan import ExecutionPlan, canonical_json, compute_plan
+from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.render import RENDERERS, render_json
 from averos_ci.state import AppliedState, state_hash
 from tests.conftest import GOLDEN_MANIFEST
@@ -105,3 +109,33 @@ def test_public_api_names_exist() -> None:
         averos_ci.state.__all__
     )
     assert isinstance(AppliedState, type)
+
+
+def test_the_execution_settings_are_part_of_the_plan_identity(tmp_path: Path) -> None:
+    """Another adapter, registry, collection or workspace is another plan (so an approval
+    does not carry over); the mock's test knobs (latency, simulated failures) are not."""
+    base = replace(
+        default_config(tmp_path),
+        adapter="angular-schematics",
+        adapter_options={"collection": "@wiforge/averos"},
+    )
+
+    def plan_hash(config: RunConfig) -> str:
+        return compute_plan(
+            manifest_path=EXAMPLE_MANIFEST, state=None, execution=execution_identity(config)
+        ).plan.plan_hash
+
+    first = plan_hash(base)
+    assert plan_hash(replace(base)) == first
+    for other in (
+        replace(base, adapter_options={"collection": "evil-collection"}),
+        replace(base, adapter_options={"collection": "@wiforge/averos", "registry": "x"}),
+        replace(base, adapter="mock"),
+        replace(base, workspace_root=tmp_path / "elsewhere"),
+        replace(base, listeners=("pkg:listener",)),
+        replace(base, development=True),
+    ):
+        assert plan_hash(other) != first, other
+    assert plan_hash(replace(base, max_attempts=3, concurrency=2, timeout_ms=5)) == first
+    mock = replace(base, adapter="mock", adapter_options={})
+    assert plan_hash(replace(mock, adapter_options={"failNodes": ["x"]})) == plan_hash(mock)

@@ -56,7 +56,10 @@ def test_a_config_change_is_a_new_plan_and_voids_the_approval(
     world: World, fake: FakeGitHub
 ) -> None:
     config = json.loads((world.dev / "averos.config.json").read_text(encoding="utf-8"))
-    config["adapterOptions"] = {"latencyMs": 1}  # what runs changes, the manifest does not
+    # what runs changes, the manifest does not (with the Angular adapter: adapterOptions'
+    # registry or collection, see tests/plan/test_plan_identity.py)
+    config["workspaceRoot"] = "elsewhere"
+    config["development"] = True
     plan1, applied = attack(
         world,
         fake,

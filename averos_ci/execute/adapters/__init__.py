@@ -18,7 +18,13 @@ _BUILTIN = {
     "node-module": "averos_ci.execute.adapters.node_module:NodeModuleAdapter",
 }
 
-__all__ = ["ENTRY_POINT_GROUP", "adapter_options", "available_adapters", "get_adapter"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "adapter_options",
+    "available_adapters",
+    "get_adapter",
+    "identity_options",
+]
 
 
 def _entry_points() -> dict[str, EntryPoint]:
@@ -68,3 +74,17 @@ def adapter_options(config: RunConfig) -> dict[str, Any]:
     elif config.adapter == "node-module":
         options["configDir"] = str(config.base_dir)
     return options
+
+
+def identity_options(name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of ``options`` that changes what adapter ``name`` produces: what a plan's
+    identity (and so an approval) covers. All of them, unless the adapter's class narrows it
+    with a static ``identity_options(options)`` hook (the mock's knobs change no result)."""
+    ep = _entry_points().get(name)
+    hook = None
+    if ep is not None:
+        try:
+            hook = getattr(ep.load(), "identity_options", None)
+        except Exception:  # not loadable here: planning covers every option
+            hook = None
+    return dict(hook(dict(options))) if callable(hook) else dict(options)

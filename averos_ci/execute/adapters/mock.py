@@ -44,6 +44,12 @@ class MockAdapter:
         raw_attempts = options.get("failAttempts")
         self.fail_attempts = None if raw_attempts is None else _int(raw_attempts, "failAttempts")
 
+    @staticmethod
+    def identity_options(options: Mapping[str, Any]) -> dict[str, Any]:
+        """None of the mock's options changes a result (it writes nothing): latency and
+        simulated failures may change between a run and its resume."""
+        return {}
+
     def preflight(self, context: ExecutionContext) -> None:
         pass
 

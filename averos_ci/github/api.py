@@ -194,7 +194,12 @@ class GitHubClient:
             yield from (i for i in items if isinstance(i, dict))
             url = resp.links.get("next", {}).get("url")
             query = None  # the next link carries its own query
-        raise GitHubAPIError(f"GET {path}: more than {max_pages} pages")
+        raise GitHubAPIError(
+            f"GET {path}: more than {max_pages} pages; not read to the end, so nothing that "
+            "depends on it was decided (fails closed)",
+            hint="a pull request flooded with comments or reviews cannot be checked: lock its "
+            "conversation and open a new pull request with the same change",
+        )
 
     # -- endpoints -------------------------------------------------------------------------
 

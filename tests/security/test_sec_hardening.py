@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from averos_ci.github.api import GitHubAPIError, GitHubClient
 from averos_ci.github.state_branch import GitError, StateBranch
-from tests.github.gh_fake import FakeGitHub
+from tests.github.gh_fake import TOKEN, FakeGitHub
 from tests.github.gh_world import World, git, make_world, manifest_variant
 
 pytestmark = pytest.mark.slow
@@ -113,3 +114,18 @@ def test_a_pull_request_cannot_rename_its_status_or_state_branch(
     assert status["state"] == "pending"  # no plan changes, but the settings change is approved
     assert r.outputs["approved"] == "false"
     assert "statusContext" in str(fake.bot_comments(1)[0]["body"])
+
+
+def test_a_flood_of_reviews_fails_closed_with_a_way_out(fake: FakeGitHub) -> None:
+    """More than 100 pages of reviews cannot be read to the end: whoever depends on them
+    (the approval check of an apply) fails with a hint, never decides on a partial list."""
+    for i in range(201):  # the fake's pages hold 2 items: 101 pages
+        fake.add_review(1, user=f"u{i}", state="COMMENTED", commit_id="0" * 40)
+    client = GitHubClient(token=TOKEN, repository=fake.repo, api_url=fake.url, max_retries=0)
+    try:
+        with pytest.raises(GitHubAPIError) as info:
+            list(client.reviews(1))
+    finally:
+        client.close()
+    assert "more than 100 pages" in info.value.message and "fails closed" in info.value.message
+    assert info.value.hint and "new pull request" in info.value.hint

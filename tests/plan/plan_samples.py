@@ -53,8 +53,13 @@ def applied(raw: dict[str, Any], *, serial: int = 1) -> AppliedState:
     )
 
 
-def plan_of(raw: dict[str, Any], state: AppliedState | None = None) -> ExecutionPlan:
-    return plan_manifest(normalized(raw), state).plan
+def plan_of(
+    raw: dict[str, Any],
+    state: AppliedState | None = None,
+    *,
+    execution: dict[str, Any] | None = None,
+) -> ExecutionPlan:
+    return plan_manifest(normalized(raw), state, execution=execution).plan
 
 
 def actions(plan: ExecutionPlan) -> dict[str, str]:

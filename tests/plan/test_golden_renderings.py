@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from averos_ci.cli import run_cli
+from averos_ci.config import default_config
 from averos_ci.plan import ExecutionPlan
+from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.render import render_markdown, render_text
 from averos_ci.state import FileStateStore
 from tests.plan.plan_samples import applied, golden_raw, plan_of
@@ -134,5 +136,8 @@ def test_cli_renders_the_same_text_and_markdown(
         )
         out, err = capsys.readouterr()
         assert code == 0, err
-        assert out == render(library_plan())
+        # the CLI plans with the execution settings of its (default) config
+        execution = execution_identity(default_config())
+        head = plan_of(_yaml(LIBRARY_HEAD), applied(_yaml(LIBRARY_BASE)), execution=execution)
+        assert out == render(head)
         assert "\x1b[" not in out  # no colours into a pipe

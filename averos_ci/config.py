@@ -72,7 +72,7 @@ class RunConfig:
     state_path: Path = Path(".averos/state.json")
     checkpoint_path: Path = Path(".averos/checkpoints.json")
     development: bool = False
-    adapter: str = "mock"
+    adapter: str = "angular-schematics"  # as Averos; "mock" runs only when named
     adapter_options: dict[str, Any] = field(default_factory=dict)
     concurrency: int = 1
     listeners: tuple[str, ...] = ()

@@ -17,6 +17,7 @@ from averos_ci.cli import github as _github  # noqa: F401  (registers commands)
 from averos_ci.cli import plan as _plan  # noqa: F401
 from averos_ci.cli import projects as _projects  # noqa: F401
 from averos_ci.cli import run as _run  # noqa: F401
+from averos_ci.cli import state as _state  # noqa: F401
 from averos_ci.cli import validate as _validate  # noqa: F401
 from averos_ci.cli._app import app
 from averos_ci.errors import AverosCIError, ExitCode

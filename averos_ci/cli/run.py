@@ -67,6 +67,7 @@ def run(
     from averos_ci.config import load_config
     from averos_ci.errors import Interrupted, RunFailed
     from averos_ci.execute import apply
+    from averos_ci.execute.hints import run_failure_hint
 
     cfg = load_config(config, required=config is not None).with_overrides(
         adapter=adapter, mode=RunMode(mode) if mode else None, timeout_ms=timeout_ms,
@@ -103,6 +104,6 @@ def run(
         raise RunFailed(
             f"run failed: {s.failed} failed, {s.skipped} skipped, {s.cancelled} cancelled "
             f"of {s.total}{detail}",
-            hint=f"see the node logs in {cfg.logs_dir}; fix the cause and run again with --resume",
+            hint=run_failure_hint(s, logs_dir=cfg.logs_dir),
         )
     return 0

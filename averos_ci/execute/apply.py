@@ -19,6 +19,7 @@ from averos_ci.execute.averos_logs import (
     write_execution_plan,
     write_summary_text,
 )
+from averos_ci.execute.base import MOCK_ADAPTER, MOCK_NOTICE, announce_base, record_workspace
 from averos_ci.execute.checkpoints import (
     CheckpointStore,
     FileCheckpointStore,
@@ -35,6 +36,8 @@ from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.model import Action, ExecutionPlan
 from averos_ci.plan.planner import PlanResult, args_hash
 from averos_ci.state import AppliedState, FileStateStore, NodeState
+from averos_ci.state.fingerprint import adapter_record
+from averos_ci.state.guard import plan_on_base
 from averos_ci.state.model import now_iso
 
 SUMMARY_FILE_NAME = "summary.json"
@@ -83,18 +86,22 @@ def apply(
     Interruption (signal, ``timeoutMs``) and node failures are *returned* (see
     ``outcome.interrupted`` / ``outcome.summary.success``); bad input raises an InputError.
     """
-    from averos_ci.plan import compute_plan
-
     for report in (junit, summary_md, summary_json):
         if report is not None:
             _check_writable(report)
     state_store = FileStateStore(config.state_path)
-    planned = compute_plan(
+    adapter_name = adapter.name if adapter is not None else config.adapter
+    base = plan_on_base(  # refuses another adapter's state and a workspace lacking the app
         manifest_path=config.manifest_path,
         state=state_store.load(),
+        state_path=config.state_path,
+        adapter=adapter_name,
+        workspace_root=config.workspace_root,
         execution=execution_identity(config),
     )
+    planned = base.planned
     plan = planned.plan
+    announce_base(base, adapter_name)
     if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
         raise PlanMismatch(
             f"the plan is {plan.plan_hash[:12]}, not the expected (approved) plan "
@@ -157,6 +164,7 @@ def apply(
         try:
             _write_reports(
                 result,
+                adapter=adapter_name,
                 config=config,
                 dry_run=dry_run,
                 junit=junit,
@@ -172,7 +180,7 @@ def apply(
             ) from None
         state = planned.base_state
         if success:  # after the reports: a crash in between is finished by --resume
-            state = _record_success(planned, store, state_store)
+            state = _record_success(planned, store, state_store, config=config, adapter=adapter)
     return ApplyOutcome(
         plan=plan,
         summary=result.summary,
@@ -200,12 +208,19 @@ def _checkpoint_store(
 
 
 def _record_success(
-    planned: PlanResult, store: CheckpointStore, state_store: FileStateStore
+    planned: PlanResult,
+    store: CheckpointStore,
+    state_store: FileStateStore,
+    *,
+    config: RunConfig,
+    adapter: ExecutionAdapter,
 ) -> AppliedState | None:
     plan, base = planned.plan, planned.base_state
-    if not plan.has_changes and base is not None:
+    record = adapter_record(adapter, config.adapter_options)
+    if not plan.has_changes and base is not None and base.adapter == record:
         store.clear()
         return base
+    workspace = record_workspace(planned, store.load(), config.workspace_root)
     applied_at = now_iso()
     previous = base.node_states if base is not None else {}
     node_states = {
@@ -218,11 +233,19 @@ def _record_success(
     }
     if base is not None:
         state = base.successor(
-            manifest=planned.manifest, manifest_hash=plan.manifest_hash, node_states=node_states
+            manifest=planned.manifest,
+            manifest_hash=plan.manifest_hash,
+            node_states=node_states,
+            adapter=record,
+            workspace=workspace,
         )
     else:
         state = AppliedState.first(
-            manifest=planned.manifest, manifest_hash=plan.manifest_hash, node_states=node_states
+            manifest=planned.manifest,
+            manifest_hash=plan.manifest_hash,
+            node_states=node_states,
+            adapter=record,
+            workspace=workspace,
         )
     state_store.save(state)
     store.clear()
@@ -243,6 +266,7 @@ def _check_writable(path: Path) -> None:
 def _write_reports(
     result: RunResult,
     *,
+    adapter: str,
     config: RunConfig,
     dry_run: bool,
     junit: Path | None,
@@ -258,10 +282,10 @@ def _write_reports(
     )
 
     if not dry_run:
-        write_summary_json(config.logs_dir / SUMMARY_FILE_NAME, result.summary)
+        write_summary_json(config.logs_dir / SUMMARY_FILE_NAME, result.summary, adapter=adapter)
         write_summary_text(config.logs_dir, result.summary, result.records)
     if summary_json is not None:
-        write_summary_json(summary_json, result.summary)
+        write_summary_json(summary_json, result.summary, adapter=adapter)
     if junit is not None:
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
         write_junit(junit, result.records, timestamp=stamp)
@@ -273,6 +297,9 @@ def _write_reports(
         interrupted=result.interrupted,
         title="averos-ci run (dry run)" if dry_run else "averos-ci run",
     )
+    if adapter == MOCK_ADAPTER:
+        head, _, rest = text.partition("\n")
+        text = f"{head}\n\n> {MOCK_NOTICE}\n{rest}"
     if summary_md is not None:
         write_markdown(summary_md, text)
     append_step_summary(text)

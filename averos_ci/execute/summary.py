@@ -29,9 +29,15 @@ class RunnerSummary(WireModel):
     success: bool
     failures: tuple[NodeFailureSummary, ...] = ()
 
-    def to_file_json(self) -> dict[str, object]:
-        """The ``summary.json`` document: the summary plus its ``formatVersion``."""
-        return {"formatVersion": SUMMARY_FORMAT_VERSION, **self.to_wire()}
+    def to_file_json(self, *, adapter: str | None = None) -> dict[str, object]:
+        """The ``summary.json`` document: the summary plus its ``formatVersion`` and the
+        adapter that ran (``"mock"`` runs generate nothing: the file says so)."""
+        doc: dict[str, object] = {"formatVersion": SUMMARY_FORMAT_VERSION, **self.to_wire()}
+        if adapter is not None:
+            doc["adapter"] = adapter
+            if adapter == "mock":
+                doc["generated"] = False
+        return doc
 
 
 class NodeOutcome(StrEnum):

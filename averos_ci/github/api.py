@@ -287,6 +287,26 @@ class GitHubClient:
             body["target_url"] = target_url
         self.request("POST", f"{self._repo}/statuses/{sha}", json=body, idempotent=True)
 
+    def create_pull(self, *, title: str, head: str, base: str, body: str) -> dict[str, Any]:
+        """POST /repos/{owner}/{repo}/pulls (not retried: a retry could open two)."""
+        return _obj(
+            self.request(
+                "POST",
+                f"{self._repo}/pulls",
+                json={"title": title, "head": head, "base": base, "body": clip_body(body)},
+            )
+        )
+
+    def open_pulls(self, *, head: str, base: str) -> list[dict[str, Any]]:
+        """Open pull requests from ``head`` (``owner:branch``) into ``base``."""
+        owner = self.repository.split("/")[0]
+        return list(
+            self.paginate(
+                f"{self._repo}/pulls",
+                params={"state": "open", "head": f"{owner}:{head}", "base": base},
+            )
+        )
+
     def pulls_for_commit(self, sha: str) -> list[dict[str, Any]]:
         return list(self.paginate(f"{self._repo}/commits/{sha}/pulls"))
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci.errors import Interrupted, RunFailed
+from averos_ci.execute.hints import apply_failure_hint
 from averos_ci.github.actions_env import annotate
 from averos_ci.github.approvals import require_approval
 from averos_ci.github.claim import (
@@ -32,14 +33,17 @@ from averos_ci.github.comment import RESULT_MARKER
 from averos_ci.github.context import FlowContext
 from averos_ci.github.errors import ApplyConflicts, ApplyRefused
 from averos_ci.github.events import PushEvent
+from averos_ci.github.keep import keep_workspace, record_location
 from averos_ci.github.markdown import code, escape
 from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
 from averos_ci.github.restore import restore_generated
 from averos_ci.github.state_branch import StateBranch
 from averos_ci.github.trust import trust_base
-from averos_ci.github.workspace import changed_files, commit_workspace
-from averos_ci.plan import ExecutionPlan, compute_plan
+from averos_ci.github.workspace import changed_files
+from averos_ci.plan import ExecutionPlan
 from averos_ci.plan.identity import execution_identity
+from averos_ci.state.drift import WorkspaceMismatch
+from averos_ci.state.guard import AdapterMismatch, plan_on_base
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ def apply_merge(
     work = Path(tempfile.mkdtemp(prefix="averos-ci-apply-"))
     try:
         return _apply(ctx, sb, work, sha=sha, pr=pr, apply_fn=apply_fn, cancel=cancel)
-    except ApplyRefused as exc:
+    except (ApplyRefused, WorkspaceMismatch, AdapterMismatch) as exc:
         ctx.report.set(success=False)
         if number is not None:
             _comment(
@@ -110,11 +114,14 @@ def _apply(
     for attempt in range(s.push_attempts):
         tip = sb.fetch()
         sb.export(tip, project, proj)
-        plan = compute_plan(
+        plan = plan_on_base(  # refuses a checkout that lacks the app the state describes
             manifest_path=ctx.config.manifest_path,
             state=ctx.load_state(sb, tip),
+            state_path=f"{sb.branch}:{project}/state.json",
+            adapter=ctx.config.adapter,
+            workspace_root=ctx.config.workspace_root,
             execution=execution_identity(ctx.config),
-        ).plan
+        ).planned.plan
         if first_hash is None:
             first_hash = plan.plan_hash
             ctx.report.set(plan_hash=plan.plan_hash, has_changes=plan.has_changes)
@@ -240,11 +247,14 @@ def _execute(
     )
     if not summary.success:
         _safe_flush(pusher, "stopped" if outcome.interrupted else "failed")
+        hint = apply_failure_hint(
+            summary, interrupted=outcome.interrupted, branch=sb.branch, project=project
+        )
         text = (
             f"❌ **Apply of plan {code(plan.plan_hash[:12])} did not complete**: "
             f"{summary.succeeded} succeeded, {summary.failed} failed, {summary.skipped} "
             f"skipped, {summary.cancelled} cancelled. Progress is saved on "
-            f"{code(sb.branch)}; re-run the job to resume."
+            f"{code(sb.branch)}; {escape(hint)}."
         )
         if number is not None:
             _comment(ctx, number, text + _run_link(ctx))
@@ -252,9 +262,11 @@ def _execute(
         raise error(
             f"apply of plan {plan.plan_hash[:12]} did not complete"
             + (f" ({outcome.interrupted})" if outcome.interrupted else ""),
-            hint=f"see the logs in {logs}; re-run the job: completed nodes are not redone",
+            hint=f"see the logs in {logs}; {hint}",
         )
     changes = changed_files(sb.repo, ctx.config.workspace_root)
+    kept = keep_workspace(ctx, sha, changes, plan)
+    record_location(proj / "state.json", kept)
     finish(
         proj,
         {
@@ -269,7 +281,7 @@ def _execute(
         sha=sha,
     )
     writer.push(f"averos-ci: {project}: applied {plan.plan_hash[:12]} ({sha[:12]})")
-    where = commit_workspace(ctx, sha, changes, plan)
+    where = kept.note
     if number is not None:
         _comment(
             ctx,

@@ -15,6 +15,7 @@ from averos_ci.github.actions_env import ActionsEnv, annotate
 from averos_ci.github.api import GitHubAPIError, GitHubClient
 from averos_ci.github.approvals import current_approvers
 from averos_ci.github.comment import (
+    STATUS_CLOSE,
     PlanMeta,
     find_sticky,
     render_plan_comment,
@@ -27,8 +28,10 @@ from averos_ci.github.markdown import code
 from averos_ci.github.settings import GitHubSettings
 from averos_ci.github.trust import trust_base
 from averos_ci.manifest.issues import ManifestInvalid
-from averos_ci.plan import ExecutionPlan, compute_plan
+from averos_ci.plan import ExecutionPlan
 from averos_ci.plan.identity import execution_identity
+from averos_ci.state.drift import render_drift
+from averos_ci.state.guard import plan_on_base
 
 SUMMARY_MAX_CHARS = 900_000
 PLAN_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
@@ -80,12 +83,22 @@ def _plan_for(
     sb = ctx.state_branch()
     tip = sb.fetch()
     state = ctx.load_state(sb, tip)
-    result = compute_plan(
-        manifest_path=manifest_path, state=state, execution=execution_identity(ctx.config)
+    base = plan_on_base(
+        manifest_path=manifest_path,
+        state=state,
+        state_path=f"{sb.branch}:{ctx.project}/state.json",
+        adapter=ctx.config.adapter,
+        workspace_root=ctx.config.workspace_root,
+        fatal=False,  # reported in the comment; the apply refuses it
+        execution=execution_identity(ctx.config),
     )
-    for warning in result.warnings:
+    result = base.planned
+    for warning in (*base.warnings, *result.warnings):
         annotate("warning", warning)
     plan = result.plan
+    drift = base.drift if base.drift and (base.drift.has_drift or base.drift.modified) else None
+    drift_note = render_drift(drift, "markdown") if drift else None
+    blocked = drift is not None and drift.absent is not None
     meta = PlanMeta(
         project=ctx.project,
         plan_hash=plan.plan_hash,
@@ -106,16 +119,21 @@ def _plan_for(
     )
     # The job summary takes up to 1 MiB: there the plan is complete (or nearly so).
     ctx.report.add_summary(
-        render_plan_comment(
-            meta=meta,
-            plan=plan,
-            max_chars=SUMMARY_MAX_CHARS,
-            permission=s.approval_permission.value,
-            self_approval=s.allow_self_approval,
-            pusher_approval=s.allow_pusher_approval,
-            note=note,
+        with_drift(
+            render_plan_comment(
+                meta=meta,
+                plan=plan,
+                max_chars=SUMMARY_MAX_CHARS,
+                permission=s.approval_permission.value,
+                self_approval=s.allow_self_approval,
+                pusher_approval=s.allow_pusher_approval,
+                note=note,
+            ),
+            drift_note,
         )
     )
+    if drift_note:
+        print(drift_note.rstrip())
     print(
         f"plan {plan.plan_hash} for {head}: {plan.counts.create} create, "
         f"{plan.counts.update} update, {plan.counts.conflicts} conflict(s)"
@@ -128,7 +146,7 @@ def _plan_for(
         )
         return PlanOutcome(plan, head, None, False, False)
     try:
-        return _publish(ctx, pr, plan, meta, note)
+        return _publish(ctx, pr, plan, meta, note, drift_note=drift_note, blocked=blocked)
     except GitHubAPIError as exc:
         if exc.status in (401, 403):  # read-only token: the summary and outputs are enough
             annotate("warning", f"cannot comment or set a status (read-only token?): {exc.message}")
@@ -137,7 +155,14 @@ def _plan_for(
 
 
 def _publish(
-    ctx: FlowContext, pr: PullRequest, plan: ExecutionPlan, meta: PlanMeta, note: str | None
+    ctx: FlowContext,
+    pr: PullRequest,
+    plan: ExecutionPlan,
+    meta: PlanMeta,
+    note: str | None,
+    *,
+    drift_note: str | None = None,
+    blocked: bool = False,
 ) -> PlanOutcome:
     s, client = ctx.settings, ctx.client
     sticky = find_sticky(
@@ -163,15 +188,18 @@ def _publish(
                 head_sha=meta.head_sha,
                 settings=s,
             )
-    body = render_plan_comment(
-        meta=meta,
-        plan=plan,
-        max_chars=s.max_comment_chars,
-        approvers=approvers,
-        permission=s.approval_permission.value,
-        self_approval=s.allow_self_approval,
-        pusher_approval=s.allow_pusher_approval,
-        note=note,
+    body = with_drift(
+        render_plan_comment(
+            meta=meta,
+            plan=plan,
+            max_chars=s.max_comment_chars - (len(drift_note) + 2 if drift_note else 0),
+            approvers=approvers,
+            permission=s.approval_permission.value,
+            self_approval=s.allow_self_approval,
+            pusher_approval=s.allow_pusher_approval,
+            note=note,
+        ),
+        drift_note,
     )
     if sticky is None:
         written = client.create_comment(pr.number, body)
@@ -184,9 +212,22 @@ def _publish(
         meta = replace(meta, head_at=str(written.get("updated_at") or written.get("created_at")))
         client.update_comment(comment_id, restamp(body, meta, status_text(meta, approvers, note)))
     approved = not meta.has_changes or bool(approvers)
-    set_plan_status(ctx, meta.head_sha, plan=plan, approvers=approvers, needs=meta.has_changes)
+    set_plan_status(
+        ctx, meta.head_sha, plan=plan, approvers=approvers, needs=meta.has_changes, blocked=blocked
+    )
     ctx.report.set(approved=approved)
     return PlanOutcome(plan, meta.head_sha, comment_id, approved, True)
+
+
+def with_drift(body: str, note: str | None) -> str:
+    """The drift report right after the status block: outside it, so that approvals (which
+    rewrite the status) keep it."""
+    if not note:
+        return body
+    head, sep, rest = body.partition(STATUS_CLOSE)
+    if not sep:
+        return body + "\n\n" + note
+    return f"{head}{sep}\n\n{note.rstrip()}{rest}"
 
 
 def set_plan_status(
@@ -196,10 +237,14 @@ def set_plan_status(
     plan: ExecutionPlan,
     approvers: list[str],
     needs: bool | None = None,
+    blocked: bool = False,
 ) -> None:
-    """``needs``: whether an approval is needed (default: the plan has changes)."""
+    """``needs``: whether an approval is needed (default: the plan has changes);
+    ``blocked``: the checkout lacks the application the state describes (drift)."""
     short = plan.plan_hash[:12]
-    if not plan.applicable:
+    if blocked:
+        state, text = "failure", "the checkout lacks the application the state describes (drift)"
+    elif not plan.applicable:
         state, text = "failure", f"plan {short} has conflicts"
     elif not (plan.has_changes if needs is None else needs):
         state, text = "success", "no changes"

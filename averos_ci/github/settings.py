@@ -32,7 +32,8 @@ class Permission(StrEnum):
 
 
 class CommitWorkspace(StrEnum):
-    NONE = "none"
+    DEFAULT_BRANCH = "default-branch"  # commit back; a pull request when the branch is protected
+    NONE = "none"  # you keep the workspace yourself
     SAME_BRANCH = "same-branch"
     BRANCH = "branch"
 
@@ -49,7 +50,7 @@ class GitHubSettings(BaseModel):
     allow_self_approval: bool = False
     # The last-pusher rule (averos_ci.github.pushers): off only when this is true.
     allow_pusher_approval: bool = False
-    commit_workspace: CommitWorkspace = CommitWorkspace.NONE
+    commit_workspace: CommitWorkspace = CommitWorkspace.DEFAULT_BRANCH
     workspace_branch: str = "averos-workspace"
     max_comment_chars: int = Field(default=60_000, ge=2_000, le=GITHUB_COMMENT_LIMIT)
     # The token's own login. The Actions token cannot call GET /user, so it falls back to this.

@@ -1,6 +1,6 @@
 """The generated workspace as a set of changed files relative to the checked-out commit:
-persisted on the state branch while an apply runs (so a later job can resume) and, when
-configured, committed back to a branch afterwards."""
+persisted on the state branch while an apply runs (so a later job can resume); kept
+afterwards by :mod:`averos_ci.github.keep`."""
 
 from __future__ import annotations
 
@@ -11,11 +11,6 @@ from pathlib import Path
 import git
 
 from averos_ci._fs import atomic_write_text
-from averos_ci.github.actions_env import annotate
-from averos_ci.github.context import FlowContext
-from averos_ci.github.markdown import code
-from averos_ci.github.settings import CommitWorkspace
-from averos_ci.plan import ExecutionPlan
 
 DELETED_FILE = "deleted.json"
 
@@ -60,27 +55,3 @@ def snapshot(changes: dict[str, Path | None], dest: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(file, target)
     atomic_write_text(dest / DELETED_FILE, json.dumps(deleted) + "\n")
-
-
-def commit_workspace(
-    ctx: FlowContext, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
-) -> str:
-    """Commit the generated ``changes`` back as configured (``commitWorkspace``); the note
-    for the result comment."""
-    mode = ctx.settings.commit_workspace
-    if mode is CommitWorkspace.NONE or not changes:
-        return ""
-    if mode is CommitWorkspace.SAME_BRANCH:
-        branch = (ctx.env.ref or "").removeprefix("refs/heads/")
-    else:
-        branch = ctx.settings.workspace_branch
-    target = ctx.branch(branch)
-    message = (
-        f"averos-ci: generated workspace for plan {plan.plan_hash[:12]} ({sha[:12]}) [skip ci]"
-    )
-    for _ in range(ctx.settings.push_attempts):
-        parent = target.fetch() or sha
-        if target.push(target.commit_paths(parent=parent, changes=changes, message=message)):
-            return f" Workspace changes committed to {code(branch)}."
-    annotate("warning", f"could not push the generated workspace to {branch}")
-    return ""

@@ -75,21 +75,27 @@ def _plan_and_write(
 ) -> ExecutionPlan:
     from averos_ci.config import load_config
     from averos_ci.plan.identity import execution_identity
-    from averos_ci.plan.planner import compute_plan
     from averos_ci.plan.render import RENDERERS
     from averos_ci.state import FileStateStore
+    from averos_ci.state.drift import render_drift
+    from averos_ci.state.guard import plan_on_base
 
     cfg = load_config(config, required=config is not None or manifest is None)
     cfg = cfg.with_overrides(manifest_path=manifest, state_path=state)
     for warning in cfg.warnings:
         print(warning, file=sys.stderr)
-    result = compute_plan(
+    base = plan_on_base(
         manifest_path=cfg.manifest_path,
         state=FileStateStore(cfg.state_path).load(),
+        state_path=cfg.state_path,
+        adapter=cfg.adapter,
+        workspace_root=cfg.workspace_root,
+        fatal=False,
         max_bytes=max_bytes,
         execution=execution_identity(cfg),
     )
-    for warning in result.warnings:
+    result = base.planned
+    for warning in (*base.warnings, *result.warnings):
         print(warning, file=sys.stderr)
     verdict = None
     if policy or cfg.policy is not None:
@@ -110,6 +116,8 @@ def _plan_and_write(
         sys.stdout.write(RENDERERS[output_format](result.plan) + section)
     if not result.plan.applicable:
         print("warning: the plan has conflicts and cannot be applied", file=sys.stderr)
+    if base.drift is not None and (base.drift.has_drift or base.drift.modified):
+        sys.stderr.write(render_drift(base.drift))
     if verdict is not None:
         verdict.report(fail=policy)
     return result.plan

@@ -196,6 +196,9 @@ def render_markdown(
 
     ``sections`` are extra markdown blocks (already escaped) shown after the counts.
     """
+    from averos_ci.plan.repairs import repair_markdown
+
+    sections = (*repair_markdown(plan), *sections)
     grouped = [
         (phase.value, [_prepare_group(g) for g in gs])
         for phase, gs in groupby(review.groups(plan), lambda g: g.phase)

@@ -150,6 +150,8 @@ class ExecutionPlan(WireModel):
     diff: PlanDiff
     nodes: tuple[PlanNode, ...]
     execution: dict[str, Any] | None = None  # what runs it (averos_ci.plan.identity)
+    # drift repair: unchanged node id -> generated files found missing (re-run, idempotently)
+    repair: dict[str, tuple[str, ...]] = Field(default_factory=dict, exclude_if=lambda v: not v)
     _wire: dict[str, Any] | None = PrivateAttr(default=None)  # set by the planner (read-only)
 
     def to_wire(self) -> dict[str, object]:

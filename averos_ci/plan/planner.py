@@ -54,17 +54,19 @@ def compute_plan(
     state: AppliedState | None,
     max_bytes: int | None = None,
     execution: Mapping[str, Any] | None = None,
+    repair: Mapping[str, tuple[str, ...]] | None = None,
 ) -> PlanResult:
     """Load + validate the manifest (raises ManifestInvalid, exit 2) and plan it against state.
 
     ``execution``: the execution settings the plan's identity covers
-    (:func:`averos_ci.plan.identity.execution_identity`)."""
+    (:func:`averos_ci.plan.identity.execution_identity`). ``repair``: node id -> generated
+    files found missing (drift); those nodes are re-run."""
     from averos_ci.manifest import format_text
     from averos_ci.manifest.validate import load_manifest
 
     kwargs = {"max_bytes": max_bytes} if max_bytes else {}
     manifest, issues = load_manifest(manifest_path, **kwargs)
-    result = plan_manifest(manifest, state, execution=execution)
+    result = plan_manifest(manifest, state, execution=execution, repair=repair)
     warnings = tuple(format_text([i]) for i in issues)
     return PlanResult(result.plan, result.manifest, result.base_state, warnings)
 
@@ -87,23 +89,29 @@ def plan_manifest(
     state: AppliedState | None,
     *,
     execution: Mapping[str, Any] | None = None,
+    repair: Mapping[str, tuple[str, ...]] | None = None,
 ) -> PlanResult:
     """Plan an already normalized manifest against ``state`` (and ``execution`` settings)."""
     with _no_cyclic_gc():
-        return _plan_manifest(manifest, state, execution)
+        return _plan_manifest(manifest, state, execution, repair)
 
 
 def _plan_manifest(
-    manifest: dict[str, Any], state: AppliedState | None, execution: Mapping[str, Any] | None
+    manifest: dict[str, Any],
+    state: AppliedState | None,
+    execution: Mapping[str, Any] | None,
+    repair: Mapping[str, tuple[str, ...]] | None = None,
 ) -> PlanResult:
     new = elements(manifest)
     old = _state_elements(state) if state is not None else {}
     diff = diff_elements(old, new)
+    unchanged_ids = {c.id for c in diff.changes[Bucket.UNCHANGED]}
+    repairs = {k: tuple(v) for k, v in sorted((repair or {}).items()) if k in unchanged_ids}
     nodes: list[PlanNode] = []
     wire_nodes: list[dict[str, Any]] = []
     tally = dict.fromkeys(_ACTIONS, 0)
     for e in _order(new):
-        action = diff.actions[e.key]
+        action = Action.CREATE if e.id in repairs else diff.actions[e.key]
         tally[action] += 1
         values: dict[str, object] = {
             "id": e.id,
@@ -160,6 +168,9 @@ def _plan_manifest(
     }
     if execution is not None:
         fields["execution"] = wire["execution"] = dict(execution)
+    if repairs:  # only then: plans (and their hashes) without drift stay as they were
+        wire["repair"] = {k: list(v) for k, v in repairs.items()}
+    fields["repair"] = repairs
     wire["planHash"] = sha256_json(wire)  # over everything else: format, hashes, diff, nodes
     plan = fast_construct(ExecutionPlan, {**fields, "plan_hash": wire["planHash"]})
     object.__setattr__(plan, "__pydantic_private__", {"_wire": wire})

@@ -10,6 +10,7 @@ from rich.text import Text
 from averos_ci.plan import review
 from averos_ci.plan.markdown import GITHUB_COMMENT_LIMIT, md_escape, render_markdown
 from averos_ci.plan.model import ExecutionPlan
+from averos_ci.plan.repairs import repair_text
 from averos_ci.plan.review import plain
 
 __all__ = [
@@ -48,6 +49,7 @@ def _text_lines(plan: ExecutionPlan) -> list[tuple[str, str]]:
             lines.append((child.mark, f"    {child.mark} {child.text}"))
             lines += [(a.mark, f"        {a.mark} {a.text}") for a in child.attrs]
         lines.append(("", ""))
+    lines += [("~", line) for line in repair_text(plan)]
     if not plan.has_changes and not plan.diff.conflicts:
         lines += [("", "No changes: the application matches the manifest."), ("", "")]
     lines.append(("", counts_line(plan)))

@@ -10,13 +10,47 @@ from typing import Any
 from averos_ci._model import WireModel
 from averos_ci.plan.model import canonical_json
 
-STATE_FORMAT_VERSION = 2
+STATE_FORMAT_VERSION = 3
 EMPTY_STATE_HASH = hashlib.sha256(b"averos-ci:empty-state").hexdigest()
 
 
 class NodeState(WireModel):
     args_hash: str  # sha256 of the node's canonical args when it was applied
     applied_at: str
+
+
+class AdapterRecord(WireModel):
+    """The adapter that produced the state: a state is only the base of runs of the same one."""
+
+    name: str
+    version: str | None = None
+    options_digest: str | None = None  # sha256 of the canonical adapterOptions
+
+
+class NodeFiles(WireModel):
+    files: dict[str, str] = {}  # workspace-relative path -> sha256 of the content after the run
+
+
+class PullRequestLocation(WireModel):
+    number: int
+    url: str | None = None
+    branch: str
+    commit: str
+
+
+class WorkspaceRecord(WireModel):
+    """Where the generated application is and what it holds (the fingerprint).
+
+    ``commit``: in CI, the commit of the default branch that holds the generated files;
+    ``pull_request``: set while they wait in an unmerged pull request (protected branch).
+    """
+
+    nodes: dict[str, NodeFiles] = {}
+    commit: str | None = None
+    pull_request: PullRequestLocation | None = None
+
+    def files(self) -> dict[str, str]:
+        return {p: h for n in self.nodes.values() for p, h in n.files.items()}
 
 
 class AppliedState(WireModel):
@@ -27,9 +61,17 @@ class AppliedState(WireModel):
     lineage: str
     built_at: str
     node_states: dict[str, NodeState] = {}
+    adapter: AdapterRecord | None = None  # None: written before formatVersion 3 (unknown)
+    workspace: WorkspaceRecord | None = None  # None: no fingerprint recorded
 
     def successor(
-        self, *, manifest: dict[str, Any], manifest_hash: str, node_states: dict[str, NodeState]
+        self,
+        *,
+        manifest: dict[str, Any],
+        manifest_hash: str,
+        node_states: dict[str, NodeState],
+        adapter: AdapterRecord | None = None,
+        workspace: WorkspaceRecord | None = None,
     ) -> AppliedState:
         return AppliedState(
             manifest=manifest,
@@ -38,11 +80,19 @@ class AppliedState(WireModel):
             lineage=self.lineage,
             built_at=now_iso(),
             node_states=node_states,
+            adapter=adapter,
+            workspace=workspace,
         )
 
     @classmethod
     def first(
-        cls, *, manifest: dict[str, Any], manifest_hash: str, node_states: dict[str, NodeState]
+        cls,
+        *,
+        manifest: dict[str, Any],
+        manifest_hash: str,
+        node_states: dict[str, NodeState],
+        adapter: AdapterRecord | None = None,
+        workspace: WorkspaceRecord | None = None,
     ) -> AppliedState:
         return cls(
             manifest=manifest,
@@ -51,6 +101,8 @@ class AppliedState(WireModel):
             lineage=str(uuid.uuid4()),
             built_at=now_iso(),
             node_states=node_states,
+            adapter=adapter,
+            workspace=workspace,
         )
 
 
@@ -66,11 +118,28 @@ def state_hash(state: AppliedState | None) -> str:
 
 
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:
-    """Bring an older state document to the current format (pure; raises ValueError)."""
+    """Bring an older state document to the current format, one step at a time (pure)."""
     if "formatVersion" not in data:  # Averos's own state.json: step 0 of the chain
         from averos_ci.state.averos_compat import averos_to_v2
 
         data = averos_to_v2(data)
+    if data.get("formatVersion") == 1:
+        data = upgrade_v1_to_v2(data)
+    if data.get("formatVersion") == 2:
+        data = upgrade_v2_to_v3(data)
+    return data
+
+
+def upgrade_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """v2 recorded neither the adapter nor the workspace: both become unknown (``null``).
+
+    An unknown adapter is accepted as the base of any adapter's run (with a warning) and is
+    recorded by the next successful run; an absent fingerprint disables drift detection.
+    """
+    return {**data, "formatVersion": 3, "adapter": None, "workspace": None}
+
+
+def upgrade_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     version = data.get("formatVersion")
     if version == 1:
         # v1 (averos-ci 0.0.x) had no serial/lineage/nodeStates.

@@ -20,7 +20,9 @@ def project(tmp_path: Path) -> Path:
 
 def _config(project: Path, **extra: object) -> Path:
     path = project / "averos.config.json"
-    path.write_text(json.dumps({"manifestPath": "todoapp.manifest.yaml", **extra}))
+    path.write_text(
+        json.dumps({"manifestPath": "todoapp.manifest.yaml", "adapter": "mock", **extra})
+    )
     return path
 
 

@@ -52,7 +52,7 @@ def test_successful_run_writes_state_logs_and_reports(project: Path, tmp_path: P
             env={"GITHUB_STEP_SUMMARY": str(step_summary)})  # fmt: skip
     assert r.returncode == 0, r.stderr
     state = json.loads((project / ".averos/state.json").read_text())
-    assert state["serial"] == 1 and state["formatVersion"] == 2
+    assert state["serial"] == 1 and state["formatVersion"] == 3
     assert not (project / ".averos/checkpoints.json").exists()
     summary = json.loads((project / ".averos/logs/summary.json").read_text())
     assert summary["success"] is True and summary["formatVersion"] == 1

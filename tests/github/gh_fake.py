@@ -15,6 +15,7 @@ Endpoints (https://docs.github.com/en/rest, API version 2022-11-28):
   GET  /repos/{o}/{r}/collaborators/{user}/permission     404 for non-collaborators
   POST /repos/{o}/{r}/statuses/{sha}                      {"state","context",...}
   GET  /repos/{o}/{r}/commits/{sha}/pulls
+  POST /repos/{o}/{r}/pulls                               {"title","head","base","body"} -> 201
 """
 
 from __future__ import annotations
@@ -74,6 +75,9 @@ class FakeGitHub:
     faults: list[tuple[str, str, Callable[[], Response]]] = field(default_factory=list)
     user_login: str | None = None  # None: GET /user answers 403 (installation token)
     base_sha: str = "0" * 40  # base.sha of new pull requests (the world sets its main tip)
+    # branch name -> its sha on the origin (set by the world): POST /pulls needs the head
+    branch_sha: Callable[[str], str | None] | None = None
+    created_pulls: list[int] = field(default_factory=list)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1000))
     _clock: datetime = field(default_factory=lambda: datetime(2026, 1, 1, tzinfo=UTC))
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -275,16 +279,20 @@ class FakeGitHub:
             query = parse_qs(request.query_string.decode())
             state = query.get("state", ["open"])[0]
             head = query.get("head", [None])[0]
+            base = query.get("base", [None])[0]
             items = [
                 p
                 for p in self.pulls.values()
                 if (state == "all" or p["state"] == state)
+                and (base is None or p["base"]["ref"] == base)
                 and (
                     head is None
                     or f"{p['head']['repo']['full_name'].split('/')[0]}:{p['head']['ref']}" == head
                 )
             ]
             return self._page(request, items)
+        if rest == "/pulls" and m == "POST":
+            return self._create_pull(data)
         if match := re.fullmatch(r"/pulls/(\d+)", rest):
             pr = self.pulls.get(int(match[1]))
             return _json(pr) if pr and m == "GET" else _json({"message": "Not Found"}, 404)
@@ -347,6 +355,84 @@ class FakeGitHub:
             return self._page(request, items)
         return _json({"message": "Not Found"}, 404)
 
+    def _create_pull(self, data: Any) -> Response:
+        """POST /repos/{owner}/{repo}/pulls, checked against GitHub's OpenAPI description
+        (@octokit/openapi 23.0.2, generated/api.github.com.json): ``head`` and ``base``
+        required (and ``title`` unless ``issue``); 201 with the pull-request object's required
+        keys; 422 "Validation Failed" (``message``, ``documentation_url``, ``errors``) for an
+        unknown head or an existing open PR."""
+        if not isinstance(data, dict) or not all(
+            isinstance(data.get(k), str) for k in ("head", "base")
+        ):
+            return _validation_failed("PullRequest", "base", "missing_field")
+        if not isinstance(data.get("title"), str) and "issue" not in data:
+            return _validation_failed("PullRequest", "title", "missing_field")
+        head = data["head"].split(":")[-1]
+        sha = self.branch_sha(head) if self.branch_sha else None
+        if sha is None:
+            return _validation_failed("PullRequest", "head", "invalid")
+        for p in self.pulls.values():
+            if (
+                p["state"] == "open"
+                and p["head"]["ref"] == head
+                and p["base"]["ref"] == data["base"]
+            ):
+                owner = self.repo.split("/")[0]
+                return _validation_failed(
+                    "PullRequest",
+                    None,
+                    "custom",
+                    f"A pull request already exists for {owner}:{head}.",
+                )
+        number = max([0, *self.pulls]) + 1
+        pr = self.add_pull(number, author=BOT, head_sha=sha, head_ref=head)
+        pr["base"]["ref"] = data["base"]
+        now = self._now()
+        owner = self.repo.split("/")[0]
+        api = f"{self.url}/repos/{self.repo}"
+        pr.update(
+            id=next(self._ids),
+            node_id=f"PR_{number}",
+            url=f"{api}/pulls/{number}",
+            issue_url=f"{api}/issues/{number}",
+            comments_url=f"{api}/issues/{number}/comments",
+            commits_url=f"{api}/pulls/{number}/commits",
+            review_comments_url=f"{api}/pulls/{number}/comments",
+            review_comment_url=f"{api}/pulls/comments{{/number}}",
+            statuses_url=f"{api}/statuses/{sha}",
+            diff_url=f"https://github.com/{self.repo}/pull/{number}.diff",
+            patch_url=f"https://github.com/{self.repo}/pull/{number}.patch",
+            _links={"self": {"href": f"{api}/pulls/{number}"}},
+            title=data.get("title", ""),
+            body=data.get("body"),
+            draft=bool(data.get("draft", False)),
+            locked=False,
+            created_at=now,
+            updated_at=now,
+            closed_at=None,
+            assignee=None,
+            labels=[],
+            milestone=None,
+            author_association="NONE",
+            auto_merge=None,
+            additions=0,
+            deletions=0,
+            changed_files=0,
+            comments=0,
+            review_comments=0,
+            commits=1,
+            mergeable=None,
+            mergeable_state="unknown",
+            merged_by=None,
+            maintainer_can_modify=bool(data.get("maintainer_can_modify", False)),
+        )
+        pr["user"]["login"] = BOT
+        for side, ref, at in (("head", head, sha), ("base", data["base"], self.base_sha)):
+            pr[side].update(label=f"{owner}:{ref}", ref=ref, sha=at, user={"login": owner})
+            pr[side]["repo"] = {"full_name": self.repo}
+        self.created_pulls.append(number)
+        return _json(pr, 201)
+
     def _page(self, request: Request, items: list[Any]) -> Response:
         query = parse_qs(request.query_string.decode())
         per_page = min(int(query.get("per_page", ["30"])[0]), self.page_size)
@@ -386,6 +472,24 @@ def _simple_user(login: str) -> dict[str, Any]:
         "type": "Bot" if login.endswith("[bot]") else "User",
         "site_admin": False,
     }
+
+
+def _validation_failed(
+    resource: str, field: str | None, code: str, message: str | None = None
+) -> Response:
+    error: dict[str, Any] = {"resource": resource, "code": code}
+    if field is not None:
+        error["field"] = field
+    if message is not None:
+        error["message"] = message
+    return _json(
+        {
+            "message": "Validation Failed",
+            "errors": [error],
+            "documentation_url": "https://docs.github.com/rest/pulls/pulls#create-a-pull-request",
+        },
+        422,
+    )
 
 
 def _public(comment: dict[str, Any]) -> dict[str, Any]:

@@ -76,6 +76,14 @@ class World:
         git(self.dev, "commit", "-q", "-m", "initial")
         git(self.dev, "push", "-q", "origin", "main")
         self.fake.base_sha = git(self.dev, "rev-parse", "HEAD")  # what new PRs merge into
+        self.fake.branch_sha = self.branch_sha
+
+    def branch_sha(self, branch: str) -> str | None:
+        """``branch``'s tip on the origin, or ``None``."""
+        try:
+            return git(self.origin, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}")
+        except subprocess.CalledProcessError:
+            return None
 
     def write_config(self) -> None:
         config = json.loads((EXAMPLE_DIR / "averos.config.json").read_text(encoding="utf-8"))

@@ -14,7 +14,7 @@ def test_defaults_and_project_from_the_config_dir(tmp_path: Path) -> None:
     assert settings.project == "apps/todo"
     assert settings.state_branch == "averos-state"
     assert settings.approval_permission is Permission.WRITE
-    assert settings.commit_workspace is CommitWorkspace.NONE
+    assert settings.commit_workspace is CommitWorkspace.DEFAULT_BRANCH
     assert not settings.allow_self_approval and not warnings
     root, _ = load_settings({}, config_path=tmp_path / "averos.config.json", repo_root=tmp_path)
     assert root.project == "default"

@@ -13,7 +13,7 @@ import pytest
 
 from averos_ci.errors import StateError
 from averos_ci.plan import compute_plan
-from averos_ci.state import FileStateStore
+from averos_ci.state import STATE_FORMAT_VERSION, FileStateStore
 
 REPO = Path(__file__).resolve().parents[2]
 DESIGNER_EXPORT = REPO / "tests" / "data" / "averos" / "todoapp-manifest.json"
@@ -50,7 +50,8 @@ def averos_project(tmp_path: Path) -> Path:
 
 def test_unchanged_manifest_plans_nothing(averos_project: Path) -> None:
     state = FileStateStore(averos_project / ".averos/state.json").load()
-    assert state is not None and state.format_version == 2
+    assert state is not None and state.format_version == STATE_FORMAT_VERSION  # via v2 -> v3
+    assert state.adapter is None and state.workspace is None  # Averos records neither
     assert state.built_at == "2026-11-02T09:15:00.000Z"
     plan = compute_plan(manifest_path=averos_project / "app.json", state=state).plan
     assert plan.executable_nodes() == []

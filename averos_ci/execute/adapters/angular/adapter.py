@@ -23,7 +23,13 @@ from . import children
 from . import journal as journal_mod
 from ._proc import tool_env
 from .bootstrap import BootstrapSpec, create_workspace, install_dependencies
-from .cache import cache_root, cached_template, ensure_template, find_matching_template
+from .cache import (
+    cache_root,
+    cached_template,
+    ensure_template,
+    find_matching_template,
+    link_cached_modules,
+)
 from .driver import Driver
 from .edits import Edited
 from .mapping import OPERATIONS, Bootstrap, BuiltinEdit, Schematic
@@ -64,7 +70,7 @@ class AngularSchematicsAdapter:
                     f"({self.options.collection} is not installed)",
                     hint=f"run `npm ci` in {root}, or set adapterOptions.installDependencies",
                 )
-            if not context.dry_run:
+            if not context.dry_run and not self._modules_cached():
                 check_registry(
                     self._toolchain, cache_dir=self.cache_root, registry=self.options.registry
                 )
@@ -88,12 +94,22 @@ class AngularSchematicsAdapter:
             return
         root = context.workspace_root
         if (root / "angular.json").is_file() and not is_bootstrapped(root, self.options.collection):
-            install_dependencies(root, self.toolchain(), self.cache_root, self.options, context)
+            # a checkout without node_modules: the cached template's (same lock file), else npm ci
+            linked = link_cached_modules(root, self.options) if self._modules_cached() else None
+            if linked is not None:
+                _log(context, f"node_modules linked from the cached template {linked}")
+            else:
+                install_dependencies(root, self.toolchain(), self.cache_root, self.options, context)
         if children.reap(context.workspace_root):
             _log(context, "ended a schematics process left running by an interrupted run")
         restored = journal_mod.rollback(context.workspace_root)
         if restored:
             _log(context, "rolled back the interrupted node's writes: " + ", ".join(restored))
+
+    def _modules_cached(self) -> bool:
+        return self.options.template_cache and (
+            find_matching_template(self.cache_root, self.options) is not None
+        )
 
     def close(self) -> None:
         if self._driver is not None:

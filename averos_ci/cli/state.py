@@ -1,0 +1,92 @@
+"""``averos-ci state <reset|adopt>`` and ``averos-ci drift``."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from averos_ci.cli._app import app
+
+if TYPE_CHECKING:
+    from averos_ci.config import RunConfig
+
+state_app = typer.Typer(
+    name="state",
+    help="Inspect or change the applied state (statePath).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.add_typer(state_app, name="state")
+
+ConfigOption = Annotated[
+    Path | None, typer.Option("--config", help="Config file (default: ./averos.config.json).")
+]
+
+
+def _config(config: Path | None, state: Path | None = None) -> RunConfig:
+    from averos_ci.config import load_config
+
+    return load_config(config, required=config is not None).with_overrides(state_path=state)
+
+
+@state_app.command()
+def reset(
+    config: ConfigOption = None,
+    state: Annotated[Path | None, typer.Option(help="Overrides statePath.")] = None,
+) -> int:
+    """Start over from an empty state (the file is kept aside as a backup)."""
+    from averos_ci.state.commands import reset_state
+
+    print(reset_state(_config(config, state)).message)
+    return 0
+
+
+@state_app.command()
+def adopt(
+    config: ConfigOption = None,
+    state: Annotated[Path | None, typer.Option(help="Overrides statePath.")] = None,
+    adapter: Annotated[
+        str | None, typer.Option(help="Adapter to record (default: the configured one).")
+    ] = None,
+) -> int:
+    """Record ADAPTER as the producer of the state and re-fingerprint the workspace."""
+    from averos_ci.state.commands import adopt_state
+
+    print(adopt_state(_config(config, state), adapter=adapter).message)
+    return 0
+
+
+class DriftFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+    MARKDOWN = "markdown"
+
+
+@app.command()
+def drift(
+    config: ConfigOption = None,
+    state: Annotated[Path | None, typer.Option(help="Overrides statePath.")] = None,
+    output_format: Annotated[
+        DriftFormat, typer.Option("--format", help="text, json or markdown.")
+    ] = DriftFormat.TEXT,
+    detailed_exitcode: Annotated[
+        bool,
+        typer.Option("--detailed-exitcode", help="Exit 0 no drift, 4 drift (as plan's changes)."),
+    ] = False,
+) -> int:
+    """Compare the workspace with the state's fingerprint (for scheduled jobs)."""
+    import sys
+
+    from averos_ci.errors import ExitCode
+    from averos_ci.state.commands import drift_report
+    from averos_ci.state.drift import render_drift
+
+    report = drift_report(_config(config, state))  # errors keep their codes (2, 3)
+    sys.stdout.write(render_drift(report, output_format.value))
+    drifted = detailed_exitcode and report is not None and report.has_drift
+    return int(ExitCode.CHANGES if drifted else ExitCode.OK)

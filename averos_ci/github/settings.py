@@ -10,25 +10,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
+from averos_ci._permission import Permission as Permission
 from averos_ci.errors import ConfigError
 
 # GitHub rejects comment bodies above 65,536 characters; keep a margin for the frame.
 GITHUB_COMMENT_LIMIT = 65_536
-
-
-class Permission(StrEnum):
-    """Repository permission levels, lowest first (the collaborator-permission API's names)."""
-
-    NONE = "none"
-    READ = "read"
-    TRIAGE = "triage"
-    WRITE = "write"
-    MAINTAIN = "maintain"
-    ADMIN = "admin"
-
-    @property
-    def rank(self) -> int:
-        return list(Permission).index(self)
 
 
 class CommitWorkspace(StrEnum):

@@ -7,29 +7,18 @@ loosen its own gate).
 from __future__ import annotations
 
 import contextlib
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 from pydantic.alias_generators import to_camel
 
+from averos_ci._permission import Permission
 from averos_ci.errors import ConfigError
 from averos_ci.source import SourceError, load_document, pointer_str
 
-
-class PermissionLevel(StrEnum):
-    """Repository permission levels, lowest first (GitHub's collaborator-permission names)."""
-
-    READ = "read"
-    TRIAGE = "triage"
-    WRITE = "write"
-    MAINTAIN = "maintain"
-    ADMIN = "admin"
-
-    @property
-    def rank(self) -> int:
-        return list(PermissionLevel).index(self)
+# One enum for the approval rules and the policy (averos_ci/_permission.py).
+PermissionLevel = Permission
 
 
 class _Model(BaseModel):

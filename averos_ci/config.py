@@ -15,7 +15,7 @@ from pydantic.alias_generators import to_camel
 
 from averos_ci._model import RunMode
 from averos_ci.errors import ConfigError
-from averos_ci.source import Document, SourceError, load_document, pointer_str
+from averos_ci.source import Document, SourceError, load_document
 
 CONFIG_FILE_NAME = "averos.config.json"
 CONFIG_MAX_BYTES = 1024 * 1024
@@ -118,11 +118,9 @@ def load_config(path: str | Path | None, *, required: bool = True) -> RunConfig:
     try:
         parsed = ConfigFile.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(err["loc"])
-        line, col = doc.locate(loc)
+        message, line, col = doc.locate_validation_error(exc)
         raise ConfigError(
-            f"{pointer_str(loc) or '/'}: {err['msg']}",
+            message,
             path=path,
             line=line,
             column=col,

@@ -14,9 +14,12 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from averos_ci.errors import InputError
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 MAX_DEPTH = 200
@@ -63,6 +66,16 @@ class Document:
             except Exception:  # only used for locating: a failure means "no position"
                 self._tree = None
         return self._tree
+
+    def locate_validation_error(
+        self, exc: ValidationError, *, key_on_extra: bool = False
+    ) -> tuple[str, int, int]:
+        """The first pydantic error as ``("<pointer>: <message>", line, column)`` in this file;
+        ``key_on_extra`` points an unknown key at the key itself rather than its value."""
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        line, col = self.locate(loc, key=key_on_extra and err["type"] == "extra_forbidden")
+        return f"{pointer_str(loc) or '/'}: {err['msg']}", line, col
 
     def locate(self, pointer: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
         """1-based (line, column) of the node at ``pointer`` (or its nearest existing parent)."""

@@ -19,7 +19,7 @@ from averos_ci.errors import InputError, RunFailed
 from averos_ci.execute.apply import ApplyOutcome, PlanMismatch, apply
 from averos_ci.plan.model import PLAN_FORMAT_VERSION, ExecutionPlan
 from averos_ci.plan.planner import sha256_json
-from averos_ci.source import SourceError, load_document, pointer_str
+from averos_ci.source import SourceError, load_document
 
 _HINT = "write it with: averos-ci plan --out plan.json (or --format json --out FILE)"
 
@@ -55,11 +55,9 @@ def load_saved_plan(path: Path) -> ExecutionPlan:
     try:
         plan = ExecutionPlan.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(err["loc"])
-        line, col = doc.locate(loc)
+        message, line, col = doc.locate_validation_error(exc)
         raise SavedPlanInvalid(
-            f"{pointer_str(loc) or '/'}: {err['msg']}",
+            message,
             path=path,
             line=line,
             column=col,

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from pydantic.alias_generators import to_camel
 
 from averos_ci.errors import ConfigError
-from averos_ci.source import Document, SourceError, load_document, pointer_str
+from averos_ci.source import Document, SourceError, load_document
 
 LIST_FILE_NAME = "averos-ci.yaml"
 LIST_FORMAT_VERSION = 1
@@ -45,11 +45,9 @@ def load_project_list(path: Path) -> tuple[ProjectList, Document]:
     try:
         return ProjectList.model_validate(doc.data), doc
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(err["loc"])
-        line, col = doc.locate(loc, key=err["type"] == "extra_forbidden")
+        message, line, col = doc.locate_validation_error(exc, key_on_extra=True)
         raise ConfigError(
-            f"{pointer_str(loc) or '/'}: {err['msg']}",
+            message,
             path=path,
             line=line,
             column=col,

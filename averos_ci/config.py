@@ -43,6 +43,7 @@ class ConfigFile(BaseModel):
     policy: dict[str, Any] | None = None  # read by averos_ci.policy.settings
     averos_version: StrictStr | None = None  # Averos: @wiforge/averos version (angular adapter)
     local_tgz: StrictStr | None = None  # Averos: install @wiforge/averos from this tarball
+    sensitive: list[StrictStr] | None = None  # more "<node id glob>/<arg>" to mask (plan.sensitive)
 
 
 KNOWN_KEYS = frozenset(f.alias or n for n, f in ConfigFile.model_fields.items())
@@ -80,6 +81,7 @@ class RunConfig:
     policy: dict[str, Any] | None = None  # None: no policy section
     averos_version: str | None = None
     local_tgz: Path | None = None
+    sensitive: tuple[str, ...] = ()  # rules added to averos_ci.plan.sensitive.DEFAULT_RULES
     warnings: tuple[str, ...] = ()
 
     def with_overrides(self, **overrides: Any) -> RunConfig:
@@ -141,8 +143,24 @@ def load_config(path: str | Path | None, *, required: bool = True) -> RunConfig:
             value = (base / value).resolve()
         elif name == "listeners":
             value = tuple(value)
+        elif name == "sensitive":
+            value = _sensitive_rules(value, doc, path)
         values[name] = value
     return replace(cfg, config_path=path, warnings=tuple(warnings), **values)
+
+
+def _sensitive_rules(rules: list[str], doc: Document, path: Path) -> tuple[str, ...]:
+    from averos_ci.plan.sensitive import RULE_HINT, RuleError, check_rule
+
+    for index, rule in enumerate(rules):
+        try:
+            check_rule(rule)
+        except RuleError as exc:
+            line, col = doc.locate(("sensitive", index))
+            raise ConfigError(
+                f"/sensitive/{index}: {exc}", path=path, line=line, column=col, hint=RULE_HINT
+            ) from None
+    return tuple(dict.fromkeys(rules))
 
 
 def _averos_only(key: str) -> bool:

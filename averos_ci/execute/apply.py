@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -76,12 +76,14 @@ def apply(
     adapter: ExecutionAdapter | None = None,
     cancel: CancelToken | None = None,
     expected_plan_hash: str | None = None,
+    check_plan: Callable[[ExecutionPlan], None] | None = None,
 ) -> ApplyOutcome:
     """Plan ``config``'s manifest against the stored state and execute it.
 
     ``expected_plan_hash``: execute only that plan (the approved one); any other plan —
     another manifest, state or execution setting — raises :class:`PlanMismatch` before
-    anything runs.
+    anything runs. ``check_plan``: called with the plan computed now, before anything runs
+    (a saved plan compares it with the file); it raises to refuse.
 
     Interruption (signal, ``timeoutMs``) and node failures are *returned* (see
     ``outcome.interrupted`` / ``outcome.summary.success``); bad input raises an InputError.
@@ -109,6 +111,8 @@ def apply(
             path=config.manifest_path,
             hint="re-plan (averos-ci plan) and have the new plan approved",
         )
+    if check_plan is not None:
+        check_plan(plan)
     if not plan.applicable:
         conflicts = ", ".join(c.id for c in plan.diff.conflicts[:10])
         raise PlanNotApplicable(

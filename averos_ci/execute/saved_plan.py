@@ -5,10 +5,16 @@ The file is checked twice before anything runs: against itself (its ``planHash``
 everything else in it, so an edited file is refused) and against now (the plan computed from
 the current manifest and state must have that very hash — ``apply``'s ``expected_plan_hash``).
 Equal hashes mean equal plans, so the nodes executed are the saved plan's nodes.
+
+Sensitive values are masked in the file (averos_ci.plan.sensitive) while the planHash covers
+the real ones, so a masked file cannot be hashed back: it is instead compared with the plan
+computed now, masked the same way — the file must be exactly what ``plan --out`` writes now.
+The nodes executed come from that computation (the adapter gets the real values).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +23,9 @@ from pydantic import ValidationError
 from averos_ci.config import RunConfig
 from averos_ci.errors import InputError, RunFailed
 from averos_ci.execute.apply import ApplyOutcome, PlanMismatch, apply
-from averos_ci.plan.model import PLAN_FORMAT_VERSION, ExecutionPlan
+from averos_ci.plan.model import PLAN_FORMAT_VERSION, ExecutionPlan, canonical_json
 from averos_ci.plan.planner import sha256_json
+from averos_ci.plan.sensitive import mask_wire
 from averos_ci.source import SourceError, load_document
 
 _HINT = "write it with: averos-ci plan --out plan.json (or --format json --out FILE)"
@@ -64,24 +71,44 @@ def load_saved_plan(path: Path) -> ExecutionPlan:
             hint=_HINT,
         ) from None
     body = {k: v for k, v in data.items() if k != "planHash"}
-    if sha256_json(body) != plan.plan_hash:
-        line, col = doc.locate(("planHash",))
-        raise SavedPlanInvalid(
-            "the saved plan was modified after it was written: its planHash does not match "
-            "its content",
-            path=path,
-            line=line,
-            column=col,
-            hint="plans are not edited by hand: change the manifest and re-plan; " + _HINT,
-        )
+    if sha256_json(body) != plan.plan_hash and mask_wire(data) != data:
+        # neither the real plan nor a masked one (masking a masked file changes nothing)
+        raise _modified(path, doc.locate(("planHash",)))
     return plan
+
+
+def _modified(path: Path, where: tuple[int, int]) -> SavedPlanInvalid:
+    return SavedPlanInvalid(
+        "the saved plan was modified after it was written: its planHash does not match "
+        "its content",
+        path=path,
+        line=where[0],
+        column=where[1],
+        hint="plans are not edited by hand: change the manifest and re-plan; " + _HINT,
+    )
+
+
+def _same_as_saved(path: Path, saved: ExecutionPlan) -> Callable[[ExecutionPlan], None]:
+    """The check ``apply`` runs on the plan computed now (its hash already equals the file's)."""
+    written = canonical_json(mask_wire(saved.to_wire()))
+
+    def check(plan: ExecutionPlan) -> None:
+        if canonical_json(mask_wire(plan.to_wire())) != written:
+            raise _modified(path, (1, 1))
+
+    return check
 
 
 def apply_saved_plan(config: RunConfig, *, plan_path: Path, **options: Any) -> ApplyOutcome:
     """``apply`` restricted to the saved plan; ``options`` are :func:`apply`'s."""
     saved = load_saved_plan(plan_path)
     try:
-        return apply(config, expected_plan_hash=saved.plan_hash, **options)
+        return apply(
+            config,
+            expected_plan_hash=saved.plan_hash,
+            check_plan=_same_as_saved(plan_path, saved),
+            **options,
+        )
     except PlanMismatch:
         raise SavedPlanStale(
             f"saved plan is stale: the manifest or the state changed since "

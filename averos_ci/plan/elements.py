@@ -7,19 +7,13 @@ args no Averos schematic can change on an existing element (the README's update/
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from averos_ci.plan.model import Phase
+from averos_ci.plan.sensitive import SensitiveRules
 
 ALL = frozenset({"*"})  # every change is a conflict
-
-# Args that hold credentials, per element kind: masked in every rendered plan. Add a kind's
-# field here to mask it (README "Sensitive values").
-SENSITIVE_FIELDS: dict[str, frozenset[str]] = {
-    "authentication-provider": frozenset({"config"}),
-    "http-auth-config": frozenset(),
-}
 
 
 @dataclass(frozen=True)
@@ -35,7 +29,7 @@ class Element:
     conflict_fields: frozenset[str] = frozenset()
     rename_of: str | None = None  # key of the element this one was renamed from
     ignore_on_rename: frozenset[str] = field(default_factory=frozenset)
-    # args shown as "(sensitive)" in every rendering (credentials)
+    # args shown as "(sensitive)" in every rendering (credentials; averos_ci.plan.sensitive)
     sensitive_fields: frozenset[str] = frozenset()
 
 
@@ -43,8 +37,20 @@ def _clean(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if v is not None}
 
 
-def elements(manifest: dict[str, Any]) -> dict[str, Element]:
-    return {e.key: e for e in _iter_elements(manifest)}
+def elements(
+    manifest: dict[str, Any], *, sensitive: SensitiveRules | None = None
+) -> dict[str, Element]:
+    """The manifest's elements; args matching the ``sensitive`` rules (the built-in ones by
+    default) are flagged, so every rendering masks them."""
+    rules = sensitive or _DEFAULT_RULES
+    out: dict[str, Element] = {}
+    for e in _iter_elements(manifest):
+        secret = rules.fields(e.id, e.args)
+        out[e.key] = replace(e, sensitive_fields=secret) if secret else e
+    return out
+
+
+_DEFAULT_RULES = SensitiveRules()
 
 
 _USE_CASE_COMMANDS = {
@@ -204,7 +210,6 @@ def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:
             "authentication-provider",
             dict(provider),
             root,
-            sensitive_fields=SENSITIVE_FIELDS["authentication-provider"],
         )
     if m.get("httpAuthConfig") is not None:
         yield Element(
@@ -215,7 +220,6 @@ def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:
             "http-auth-config",
             dict(m["httpAuthConfig"]),
             root,
-            sensitive_fields=SENSITIVE_FIELDS["http-auth-config"],
         )
     for code, entries in m["languages"].items():
         lang_id = f"translation:{code}"

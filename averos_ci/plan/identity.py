@@ -24,13 +24,17 @@ def execution_identity(config: RunConfig) -> dict[str, Any]:
 
     # the effective options (averosVersion, localTgz … completed from the config)
     options = identity_options(config.adapter, adapter_options(config))
-    return {
+    identity: dict[str, Any] = {
         "adapter": config.adapter,
         "adapterOptions": {k: _portable(v, config.base_dir) for k, v in options.items()},
         "workspaceRoot": _relative(config.workspace_root, config.base_dir),
         "development": config.development,
         "listeners": list(config.listeners),
     }
+    if config.sensitive:  # only then: plans without added rules keep their hashes
+        # what the plan masks is what reviewers see: part of what they approve
+        identity["sensitive"] = list(config.sensitive)
+    return identity
 
 
 def _portable(value: Any, base: Path) -> Any:

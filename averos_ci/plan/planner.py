@@ -29,6 +29,7 @@ from averos_ci.plan.model import (
     attribute_wire,
     canonical_json,
 )
+from averos_ci.plan.sensitive import SensitiveRules
 from averos_ci.state.model import AppliedState, state_hash
 
 
@@ -102,8 +103,9 @@ def _plan_manifest(
     execution: Mapping[str, Any] | None,
     repair: Mapping[str, tuple[str, ...]] | None = None,
 ) -> PlanResult:
-    new = elements(manifest)
-    old = _state_elements(state) if state is not None else {}
+    rules = SensitiveRules.of_execution(execution)  # flags the attributes every render masks
+    new = elements(manifest, sensitive=rules)
+    old = _state_elements(state, rules) if state is not None else {}
     diff = diff_elements(old, new)
     unchanged_ids = {c.id for c in diff.changes[Bucket.UNCHANGED]}
     repairs = {k: tuple(v) for k, v in sorted((repair or {}).items()) if k in unchanged_ids}
@@ -201,9 +203,9 @@ def _diff_wire(diff: PlanDiff) -> dict[str, Any]:
     }
 
 
-def _state_elements(state: AppliedState) -> dict[str, Element]:
+def _state_elements(state: AppliedState, rules: SensitiveRules) -> dict[str, Element]:
     try:
-        return elements(state.manifest)
+        return elements(state.manifest, sensitive=rules)
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise StateError(
             f"the state file's manifest is malformed ({type(exc).__name__}: {exc})",

@@ -12,6 +12,7 @@ from averos_ci.plan.markdown import GITHUB_COMMENT_LIMIT, md_escape, render_mark
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.repairs import repair_text
 from averos_ci.plan.review import plain
+from averos_ci.plan.sensitive import mask_wire
 
 __all__ = [
     "GITHUB_COMMENT_LIMIT",
@@ -92,8 +93,9 @@ def _pretty(value: object, depth: int, indent: str = "") -> str:
 
 
 def render_json(plan: ExecutionPlan) -> str:
-    """Deterministic JSON: sorted keys; one node (and one diff entry) per line."""
-    return _pretty(plan.to_wire(), 3) + "\n"
+    """Deterministic JSON: sorted keys; one node (and one diff entry) per line. Sensitive
+    values are masked (averos_ci.plan.sensitive); the planHash is the real plan's."""
+    return _pretty(mask_wire(plan.to_wire()), 3) + "\n"
 
 
 RENDERERS: dict[str, Callable[[ExecutionPlan], str]] = {

@@ -113,6 +113,8 @@ def attr_line(a: AttributeChange) -> AttrLine:
 def _summary(change: Change, kind: str) -> tuple[str | None, list[AttributeChange]]:
     """A one-line summary of a member or an entry, and the attributes it does not cover."""
     attrs = {a.field: a for a in change.attributes}
+    if kind != "translation-entry" and any(a.sensitive for a in change.attributes):
+        return None, _listed(change)  # a member's summary prints values bare: list them, masked
     whole = change.bucket in (Bucket.TO_ADD, Bucket.TO_REMOVE)  # every attribute, one side
     side = "after" if change.bucket is Bucket.TO_ADD else "before"
     get = {k: getattr(a, side) for k, a in attrs.items()}
@@ -131,7 +133,7 @@ def _summary(change: Change, kind: str) -> tuple[str | None, list[AttributeChang
     elif kind == "translation-entry" and set(attrs) == {"value"}:
         return attr_line(attrs["value"]).text.partition(": ")[2], []
     elif whole and kind == "translation-entry" and "value" in get:
-        text, covered = value(get["value"]), {"value"}
+        text, covered = value(get["value"], sensitive=attrs["value"].sensitive), {"value"}
     else:
         return None, _listed(change)
     return text, [a for a in _listed(change) if a.field not in covered]

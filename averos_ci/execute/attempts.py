@@ -6,9 +6,11 @@ import os
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from averos_ci._fs import atomic_write_text
 from averos_ci.execute.checkpoints import CheckpointStore
 from averos_ci.execute.contracts import (
     CancelToken,
@@ -51,8 +53,11 @@ class NodeExecutor:
         base_context: ExecutionContext,
         state: ExecutionState,
         stop: CancelToken,
+        redact: Callable[[str], str] | None = None,
     ) -> None:
         self.stop = stop
+        # removes the plan's sensitive values from failures and node logs (plan.sensitive)
+        self.redact = redact
         self.adapter = adapter
         self.store = store
         self.bus = bus
@@ -175,6 +180,22 @@ class NodeExecutor:
             return record.model_copy(update={"outcome": NodeOutcome.FAILED, "failure": failure})
 
     def _execute(self, node: PlanNode, context: ExecutionContext) -> ExecutionResult:
+        result = self._call_adapter(node, context)
+        if self.redact is None:
+            return result
+        _redact_file(context.log_file, self.redact)
+        failure = result.failure
+        if failure is None:
+            return result
+        failure = failure.model_copy(
+            update={
+                "message": self.redact(failure.message),
+                "details": self.redact(failure.details) if failure.details else failure.details,
+            }
+        )
+        return result.model_copy(update={"failure": failure})
+
+    def _call_adapter(self, node: PlanNode, context: ExecutionContext) -> ExecutionResult:
         started = time.perf_counter()
         try:
             return self.adapter.execute(node, context, self.state)
@@ -198,3 +219,14 @@ def append_log(path: Path, text: str) -> None:
         os.write(fd, text.encode("utf-8"))
     finally:
         os.close(fd)
+
+
+def _redact_file(path: Path, redact: Callable[[str], str]) -> None:
+    """An adapter's log may echo a secret (a schematic's options, a generated file)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return
+    clean = redact(text)
+    if clean != text:
+        atomic_write_text(path, clean)

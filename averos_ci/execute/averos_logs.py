@@ -35,6 +35,7 @@ from averos_ci.execute.events import (
 )
 from averos_ci.execute.summary import NodeOutcome, NodeRecord, RunnerSummary
 from averos_ci.plan.model import ExecutionPlan, PlanNode
+from averos_ci.plan.sensitive import mask_wire
 
 PLAN_FILE_NAME = "execution-plan.json"
 LOG_FILE_NAME = "execution-log.jsonl"
@@ -55,7 +56,9 @@ def execution_node(node: PlanNode) -> dict[str, Any]:
 
 
 def execution_plan(plan: ExecutionPlan, *, warnings: Iterable[str] = ()) -> dict[str, Any]:
-    nodes = [execution_node(n) for n in plan.nodes]
+    # a log file: sensitive args masked (the node-module adapter sends execution_node unmasked)
+    raw = {"nodes": [execution_node(n) for n in plan.nodes], "execution": plan.execution}
+    nodes: list[dict[str, Any]] = mask_wire(raw)["nodes"]
     by_phase: dict[str, list[dict[str, Any]]] = {}
     for wire in nodes:
         by_phase.setdefault(wire["phase"], []).append(wire)

@@ -39,6 +39,7 @@ from averos_ci.execute.logs import NODE_LOG_DIR
 from averos_ci.execute.scheduler import Scheduler, order_key
 from averos_ci.execute.summary import NodeOutcome, NodeRecord, RunnerSummary, summarize
 from averos_ci.plan.model import ExecutionPlan
+from averos_ci.plan.sensitive import plan_scrubber
 from averos_ci.state.model import now_iso
 
 
@@ -123,6 +124,7 @@ class Runner:
             store=self.store,
             bus=self.bus,
             policy=AttemptPolicy(max_attempts=opts.max_attempts, backoff_ms=opts.backoff_ms),
+            redact=plan_scrubber(self.plan),
             base_context=base,
             state=ExecutionState(
                 cwd=opts.workspace_root,

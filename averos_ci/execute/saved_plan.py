@@ -79,8 +79,7 @@ def load_saved_plan(path: Path) -> ExecutionPlan:
 
 def _modified(path: Path, where: tuple[int, int]) -> SavedPlanInvalid:
     return SavedPlanInvalid(
-        "the saved plan was modified after it was written: its planHash does not match "
-        "its content",
+        "the saved plan was modified after it was written: its planHash does not match its content",
         path=path,
         line=where[0],
         column=where[1],

@@ -176,3 +176,10 @@ def scrubber(secrets: Iterable[str]) -> Callable[[str], str]:
         return lambda text: text
     pattern = re.compile("|".join(re.escape(s) for s in ordered))
     return lambda text: pattern.sub(MASK, text)
+
+
+def plan_scrubber(plan: Any) -> Callable[[str], str] | None:
+    """The scrubber of an :class:`~averos_ci.plan.model.ExecutionPlan`'s secret values, or
+    None when it holds none (nothing to scan for)."""
+    secrets = secret_values(plan.nodes, SensitiveRules.of_execution(plan.execution))
+    return scrubber(secrets) if secrets else None

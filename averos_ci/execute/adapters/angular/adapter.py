@@ -18,6 +18,7 @@ from averos_ci.execute.contracts import (
     RuntimeMutation,
 )
 from averos_ci.plan.model import PlanNode
+from averos_ci.plan.sensitive import mask_wire
 
 from . import children
 from . import journal as journal_mod
@@ -189,7 +190,8 @@ class AngularSchematicsAdapter:
     ) -> RuntimeMutation | ExecutionFailure:
         if not self.options.builtin_edits:
             return _unsupported(node, self.options.collection)
-        _log(context, f"built-in edit {node.command} {json.dumps(node.args, sort_keys=True)}")
+        shown = mask_wire({"nodes": [{"id": node.id, "args": node.args}]})["nodes"][0]["args"]
+        _log(context, f"built-in edit {node.command} {json.dumps(shown, sort_keys=True)}")
         return self._write(context, op.edit(context.workspace_root, node.args))
 
     def _write(self, context: ExecutionContext, edited: Edited) -> RuntimeMutation:

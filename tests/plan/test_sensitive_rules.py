@@ -1,0 +1,98 @@
+"""The rules of averos_ci.plan.sensitive: matching, validation, masking and scrubbing."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from averos_ci.plan.planner import compute_plan
+from averos_ci.plan.render import render_json, render_markdown, render_text
+from averos_ci.plan.sensitive import (
+    MASK,
+    RuleError,
+    SensitiveRules,
+    check_rule,
+    mask_wire,
+    scrubber,
+)
+from tests.conftest import EXAMPLE_DIR
+
+MANIFEST = EXAMPLE_DIR / "todoapp.manifest.yaml"
+
+
+def test_default_rule_masks_provider_config_only() -> None:
+    rules = SensitiveRules()
+    assert rules.fields("auth:Google", {"name": "Google", "config": {}}) == {"config"}
+    assert rules.fields("auth:http-auth-config", {"tokenHeader": "Authorization"}) == set()
+    assert rules.fields("service-config:X", {"apiHost": "h"}) == set()
+
+
+def test_added_rules_use_globs_on_node_ids_and_args() -> None:
+    rules = SensitiveRules(["service-config:*/api*", "translation-entry:fr:*/value"])
+    assert rules.fields("service-config:S", {"apiHost": 1, "apiPort": 2, "id": 3}) == {
+        "apiHost",
+        "apiPort",
+    }
+    assert rules.fields("translation-entry:fr:a.b", {"value": "v", "key": "a.b"}) == {"value"}
+    assert rules.fields("translation-entry:en:a.b", {"value": "v"}) == set()
+
+
+@pytest.mark.parametrize(
+    "rule", ["service-config:*/apiHost", "*/apiKey", "auth*/config", "translation-entry:*/value"]
+)
+def test_valid_rules(rule: str) -> None:
+    check_rule(rule)
+
+
+@pytest.mark.parametrize(
+    "rule", ["apiHost", "auth:*/", "/config", "/authentication/0/config", "provider:*/config"]
+)
+def test_invalid_rules(rule: str) -> None:
+    with pytest.raises(RuleError):
+        check_rule(rule)
+
+
+def test_mask_wire_keeps_mapping_keys_and_leaves_its_input_alone() -> None:
+    wire = {
+        "nodes": [{"id": "auth:G", "args": {"name": "G", "config": {"clientSecret": "s3cr3t!"}}}],
+        "diff": {
+            "toAdd": [
+                {
+                    "id": "auth:G",
+                    "attributes": [
+                        {"field": "config", "op": "add", "after": {"k": "v"}, "sensitive": True},
+                        {"field": "name", "op": "add", "after": "G"},
+                    ],
+                }
+            ],
+            "unchanged": ["entity:A"],
+        },
+    }
+    before = copy.deepcopy(wire)
+    out = mask_wire(wire)
+    assert wire == before
+    assert out["nodes"][0]["args"] == {"name": "G", "config": {"clientSecret": MASK}}
+    attrs = out["diff"]["toAdd"][0]["attributes"]
+    assert attrs[0]["after"] == {"k": MASK} and attrs[1]["after"] == "G"
+    assert mask_wire(out) == out  # masking is idempotent (a saved plan is recognized by it)
+
+
+def test_scrubber_replaces_longest_first() -> None:
+    scrub = scrubber(["abcdef", "abcdefgh"])
+    assert scrub("x abcdefgh y abcdef") == f"x {MASK} y {MASK}"
+    assert scrubber([])("abcdef") == "abcdef"
+
+
+def test_a_marked_translation_value_and_member_type_are_masked_in_summaries() -> None:
+    execution = {
+        "sensitive": ["translation-entry:*:todotask.status/value", "simple-field:*:status/*"]
+    }
+    plan = compute_plan(manifest_path=MANIFEST, state=None, execution=execution).plan
+    # the one-line summaries ("status: enumeration (NEW,…)") print values bare: not these
+    for text in (render_text(plan), render_markdown(plan)):
+        assert "todotask.status: (sensitive)" in text
+        assert 'todotask.name: "Name"' in text
+        assert '"Status"' not in text and "enumeration" not in text
+        assert "memberType: (sensitive)" in text and "listOfEnumValues: (sensitive)" in text
+    assert '"Status"' not in render_json(plan) and "enumeration" not in render_json(plan)

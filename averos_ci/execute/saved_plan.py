@@ -25,7 +25,7 @@ from averos_ci.errors import InputError, RunFailed
 from averos_ci.execute.apply import ApplyOutcome, PlanMismatch, apply
 from averos_ci.plan.model import PLAN_FORMAT_VERSION, ExecutionPlan, canonical_json
 from averos_ci.plan.planner import sha256_json
-from averos_ci.plan.sensitive import mask_wire
+from averos_ci.plan.sensitive import is_masked, mask_wire
 from averos_ci.source import SourceError, load_document
 
 _HINT = "write it with: averos-ci plan --out plan.json (or --format json --out FILE)"
@@ -71,8 +71,8 @@ def load_saved_plan(path: Path) -> ExecutionPlan:
             hint=_HINT,
         ) from None
     body = {k: v for k, v in data.items() if k != "planHash"}
-    if sha256_json(body) != plan.plan_hash and mask_wire(data) != data:
-        # neither the real plan nor a masked one (masking a masked file changes nothing)
+    if sha256_json(body) != plan.plan_hash and not is_masked(data):
+        # neither the real plan nor a masked one (checked against the re-planned plan in apply)
         raise _modified(path, doc.locate(("planHash",)))
     return plan
 

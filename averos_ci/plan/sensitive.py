@@ -87,6 +87,8 @@ class SensitiveRules:
     def of_execution(cls, execution: Mapping[str, Any] | None) -> SensitiveRules:
         """The rules a plan was computed with (its ``execution.sensitive``)."""
         extra = (execution or {}).get("sensitive") or ()
+        if not isinstance(extra, list | tuple):  # a hand-edited plan file: no extra rules
+            return cls()
         return cls(str(r) for r in extra)
 
     def fields(self, node_id: str, args: Mapping[str, Any]) -> frozenset[str]:
@@ -127,6 +129,15 @@ def mask_wire(wire: Mapping[str, Any]) -> dict[str, Any]:
     if diff is not None:
         out["diff"] = {k: _mask_changes(v) if k != "unchanged" else v for k, v in diff.items()}
     return out
+
+
+def is_masked(wire: Mapping[str, Any]) -> bool:
+    """Whether ``wire`` holds sensitive values, all masked (what :func:`mask_wire` writes)."""
+    rules = SensitiveRules.of_execution(_mapping(wire.get("execution")))
+    nodes = wire.get("nodes", ())
+    if not any(rules.fields(str(n.get("id")), n.get("args") or {}) for n in nodes):
+        return False
+    return mask_wire(wire) == wire
 
 
 def _mask_changes(changes: Sequence[Any]) -> list[Any]:

@@ -13,6 +13,7 @@ from averos_ci.plan.sensitive import (
     RuleError,
     SensitiveRules,
     check_rule,
+    is_masked,
     mask_wire,
     scrubber,
 )
@@ -96,3 +97,17 @@ def test_a_marked_translation_value_and_member_type_are_masked_in_summaries() ->
         assert '"Status"' not in text and "enumeration" not in text
         assert "memberType: (sensitive)" in text and "listOfEnumValues: (sensitive)" in text
     assert '"Status"' not in render_json(plan) and "enumeration" not in render_json(plan)
+
+
+def test_is_masked_needs_a_sensitive_value_and_every_one_masked() -> None:
+    real = {"nodes": [{"id": "auth:G", "args": {"config": {"clientSecret": "s3cr3t!"}}}]}
+    assert not is_masked(real)
+    assert is_masked(mask_wire(real))
+    assert not is_masked({"nodes": [{"id": "page:P", "args": {"name": "P"}}]})  # nothing to mask
+
+
+def test_rules_of_a_hand_edited_execution_part_are_the_built_in_ones() -> None:
+    for execution in ({"sensitive": 5}, {"sensitive": "x"}, {}, None):
+        rules = SensitiveRules.of_execution(execution)
+        assert rules.extra == ()
+        assert rules.fields("auth:G", {"config": {}}) == {"config"}

@@ -150,6 +150,7 @@ def _apply(
             attempt=attempt,
             plan_hash=plan.plan_hash,
             sha=sha,
+            run_id=ctx.env.run_id,
             branch=sb.branch,
             project=project,
         )
@@ -157,7 +158,14 @@ def _apply(
             first_claim = claim
         resumed = claim is not None
         write_claim(
-            proj, claim, plan_hash=plan.plan_hash, sha=sha, pr=number, run_url=ctx.env.run_url
+            proj,
+            claim,
+            plan_hash=plan.plan_hash,
+            sha=sha,
+            pr=number,
+            run_url=ctx.env.run_url,
+            run_id=ctx.env.run_id,
+            run_attempt=ctx.env.run_attempt,
         )
         commit = sb.commit(
             parent=tip,

@@ -37,6 +37,7 @@ from averos_ci.github.keep import keep_workspace, record_location
 from averos_ci.github.markdown import code, escape
 from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
 from averos_ci.github.restore import restore_generated
+from averos_ci.github.seal import seal_progress, verify_progress
 from averos_ci.github.state_branch import StateBranch
 from averos_ci.github.trust import trust_base
 from averos_ci.github.workspace import changed_files
@@ -157,6 +158,8 @@ def _apply(
         if attempt == 0:
             first_claim = claim
         resumed = claim is not None
+        if resumed:  # with a state key: only progress sealed under it (github/seal.py)
+            verify_progress(proj, key=ctx.env.state_key, project=project, branch=sb.branch)
         write_claim(
             proj,
             claim,
@@ -167,6 +170,7 @@ def _apply(
             run_id=ctx.env.run_id,
             run_attempt=ctx.env.run_attempt,
         )
+        seal_progress(proj, key=ctx.env.state_key, project=project)
         commit = sb.commit(
             parent=tip,
             subdir=project,

@@ -21,6 +21,8 @@ from averos_ci.state.model import now_iso
 
 CLAIM = "apply.json"
 CHECKPOINTS = "checkpoints.json"
+SEAL = "seal.json"  # the MAC over the claim and the progress (averos_ci.github.seal)
+SEALED_CHECKPOINTS = "checkpoints.sealed.json"  # the checkpoints exactly as sealed
 RUNS = "runs"
 FORMAT_VERSION = 1
 ABANDON = "averos-ci state abandon"  # the command that clears an interrupted apply
@@ -65,7 +67,7 @@ def check_claim(
             f"an apply of plan {plan_hash[:12]} for commit {sha[:12]} was started by "
             f"{'run ' + str(owner) if owner else 'an unknown run'}, not by this run "
             f"({run_id or 'no GITHUB_RUN_ID'}); only a re-run of that run resumes it",
-            hint=f"re-run that run's job (\"Re-run jobs\") to resume it; {abandon}",
+            hint=f're-run that run\'s job ("Re-run jobs") to resume it; {abandon}',
         )
     if attempt > 0 and claim is not None and claim != first_claim:
         raise ApplyRefused(
@@ -96,12 +98,13 @@ def write_claim(
 
 
 def release_claim(proj: Path) -> None:
-    (proj / CLAIM).unlink(missing_ok=True)
+    for leftover in (CLAIM, SEAL, SEALED_CHECKPOINTS):
+        (proj / leftover).unlink(missing_ok=True)
 
 
 def finish(proj: Path, record: dict[str, Any], *, sha: str) -> None:
     """Clear the claim and the progress; record the finished run."""
-    for leftover in (CLAIM, CHECKPOINTS):
+    for leftover in (CLAIM, CHECKPOINTS, SEAL, SEALED_CHECKPOINTS):
         (proj / leftover).unlink(missing_ok=True)
     shutil.rmtree(proj / PARTIAL, ignore_errors=True)
     write_json(proj / RUNS / f"{now_iso().replace(':', '')}-{sha[:12]}.json", record)

@@ -66,6 +66,7 @@ class World:
     # GITHUB_RUN_ID and increments GITHUB_RUN_ATTEMPT
     attempts: dict[str, int] = field(default_factory=dict)
     last_run_id: str | None = None
+    extra_env: dict[str, str] = field(default_factory=dict)  # e.g. the state key's secret
 
     def __post_init__(self) -> None:
         self.origin = self.root / "origin.git"
@@ -264,6 +265,7 @@ class World:
                 "GITHUB_RUN_ID": run_id,
                 "GITHUB_RUN_ATTEMPT": str(self.attempts[run_id]),
                 "RUNNER_TEMP": str(d),
+                **self.extra_env,
             }
         )
         return env

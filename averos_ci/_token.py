@@ -1,31 +1,46 @@
-"""The GitHub token lives in this process's memory only, never in a process environment.
+"""The GitHub token (and the state key) live in this process's memory only, never in a process
+environment.
 
 Scrubbing ``os.environ`` is not enough: ``/proc/<pid>/environ`` shows the environment a process
 was *started* with, readable by every process of the same user — every npm package and
 schematic an apply runs. So when the token arrives in the environment (the composite action's
 ``env:``, a container action's ``INPUT_GITHUB-TOKEN``), :func:`isolate` re-executes the
 process without it and hands the token over through a pipe, before any thread or child exists.
+The optional state key (``AVEROS_CI_STATE_KEY``, the action's ``state-key`` input; it
+authenticates progress on the state branch, :mod:`averos_ci.github.seal`) is handled the same
+way: a child that could read it could forge progress.
 The action ``exec``\\ s averos-ci, so its shell step is not left behind as an ancestor holding it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import MutableMapping, Sequence
 
 TOKEN_VARS = ("GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN")
-FD_VAR = "AVEROS_CI_TOKEN_FD"  # the read end of the pipe the token arrives through
+KEY_VARS = ("AVEROS_CI_STATE_KEY", "INPUT_STATE-KEY", "INPUT_STATE_KEY")
+FD_VAR = "AVEROS_CI_TOKEN_FD"  # the read end of the pipe the secrets arrive through
+MAX_SECRET = 16_384  # both secrets together stay far below a pipe's buffer: never blocks
 
 _token: str | None = None
+_key: str | None = None
 
 
-def take(environ: MutableMapping[str, str] | None = None) -> str | None:
-    """Remove every token variable from ``environ`` (default: ``os.environ``); the token (the
-    first one set), or ``None``."""
+def take(
+    environ: MutableMapping[str, str] | None = None, names: Sequence[str] = TOKEN_VARS
+) -> str | None:
+    """Remove every variable of ``names`` (default: the token's) from ``environ`` (default:
+    ``os.environ``); the first value set, or ``None``."""
     env = os.environ if environ is None else environ
-    found = [env.pop(name, "") for name in TOKEN_VARS]
+    found = [env.pop(name, "") for name in names]
     return next((t for t in found if t), None)
+
+
+def take_key(environ: MutableMapping[str, str] | None = None) -> str | None:
+    """:func:`take` for the state key."""
+    return take(environ, KEY_VARS)
 
 
 def current() -> str | None:
@@ -33,22 +48,33 @@ def current() -> str | None:
     return _token
 
 
+def current_key() -> str | None:
+    """The state key :func:`isolate` took for this process."""
+    return _key
+
+
 def isolate(argv: Sequence[str]) -> None:
-    """Call first thing in ``main``: take the token over from a re-executed parent, or take it
-    out of the environment and, if it was in the *initial* environment, re-execute ``python -m
-    averos_ci argv`` without it (Linux; elsewhere there is no ``/proc`` to read it from)."""
-    global _token
+    """Call first thing in ``main``: take the secrets over from a re-executed parent, or take
+    them out of the environment and, if one was in the *initial* environment, re-execute
+    ``python -m averos_ci argv`` without them (Linux; elsewhere there is no ``/proc`` to read
+    them from)."""
+    global _token, _key
     fd = os.environ.pop(FD_VAR, None)
     if fd is not None:
-        _token = _read_fd(fd)
-        take()  # a token variable set again by a wrapper: not in *our* initial environment
+        _token, _key = _read_fd(fd)
+        take()  # a variable set again by a wrapper: not in *our* initial environment
+        take_key()
         return
-    token = _token = take()
-    if token is None or not sys.platform.startswith("linux"):
+    _token, _key = take(), take_key()
+    secrets = [s for s in (_token, _key) if s]
+    if not secrets or not sys.platform.startswith("linux"):
         return
-    if _initial_environ_holds(token):
+    if any(_initial_environ_holds(s) for s in secrets):
+        payload = json.dumps({"token": _token, "stateKey": _key}).encode()
+        if len(payload) > MAX_SECRET:
+            raise SystemExit("averos-ci: the token or state key is too long")
         read, write = os.pipe()
-        os.write(write, token.encode())  # far below the pipe buffer: never blocks
+        os.write(write, payload)
         os.close(write)
         os.set_inheritable(read, True)
         env = {**os.environ, FD_VAR: str(read)}
@@ -65,13 +91,16 @@ def _initial_environ_holds(token: str) -> bool:
         return True  # cannot tell: assume it does
 
 
-def _read_fd(fd: str) -> str | None:
+def _read_fd(fd: str) -> tuple[str | None, str | None]:
     try:
         number = int(fd)
         chunks = []
         while chunk := os.read(number, 65536):
             chunks.append(chunk)
         os.close(number)
+        data = json.loads(b"".join(chunks))
     except (ValueError, OSError):
-        return None
-    return b"".join(chunks).decode() or None
+        return None, None
+    if not isinstance(data, dict):
+        return None, None
+    return data.get("token") or None, data.get("stateKey") or None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from averos_ci._actions import command
-from averos_ci._token import TOKEN_VARS
+from averos_ci._token import KEY_VARS, TOKEN_VARS, current_key, take_key
 from averos_ci._token import current as current_token
 from averos_ci._token import take as take_token
 from averos_ci.errors import InputError
@@ -31,6 +31,7 @@ class ActionsEnv:
     output: Path | None = None
     step_summary: Path | None = None
     token: str | None = field(default=None, repr=False)
+    state_key: str | None = field(default=None, repr=False)  # authenticates state-branch progress
     run_id: str | None = None
     run_attempt: str | None = None
     workspace: Path | None = None
@@ -63,8 +64,10 @@ class ActionsEnv:
 
         if environ is None:  # out of the process environment, into memory only
             token = take_token() or current_token()
+            state_key = take_key() or current_key()
         else:
             token = next((env[k] for k in TOKEN_VARS if env.get(k)), None)
+            state_key = next((env[k] for k in KEY_VARS if env.get(k)), None)
         return cls(
             event_name=env["GITHUB_EVENT_NAME"],
             event_path=Path(env["GITHUB_EVENT_PATH"]),
@@ -76,6 +79,7 @@ class ActionsEnv:
             output=path("GITHUB_OUTPUT"),
             step_summary=path("GITHUB_STEP_SUMMARY"),
             token=token,
+            state_key=state_key,
             run_id=env.get("GITHUB_RUN_ID") or None,
             run_attempt=env.get("GITHUB_RUN_ATTEMPT") or None,
             workspace=path("GITHUB_WORKSPACE"),
@@ -83,10 +87,11 @@ class ActionsEnv:
         )
 
     def mask_token(self) -> None:
-        """Ask the runner to mask the token in every later log line."""
-        if self.token and self.under_actions:
-            sys.stdout.write(command(f"::add-mask::{self.token}") + "\n")
-            sys.stdout.flush()
+        """Ask the runner to mask the token (and the state key) in every later log line."""
+        for secret in (self.token, self.state_key):
+            if secret and self.under_actions:
+                sys.stdout.write(command(f"::add-mask::{secret}") + "\n")
+        sys.stdout.flush()
 
 
 class StepReport:

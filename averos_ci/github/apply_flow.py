@@ -37,6 +37,7 @@ from averos_ci.github.keep import keep_workspace, record_location
 from averos_ci.github.markdown import code, escape
 from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
 from averos_ci.github.restore import restore_generated
+from averos_ci.github.seal import seal_progress, verify_progress
 from averos_ci.github.state_branch import StateBranch
 from averos_ci.github.trust import trust_base
 from averos_ci.github.workspace import changed_files
@@ -150,15 +151,26 @@ def _apply(
             attempt=attempt,
             plan_hash=plan.plan_hash,
             sha=sha,
+            run_id=ctx.env.run_id,
             branch=sb.branch,
             project=project,
         )
         if attempt == 0:
             first_claim = claim
         resumed = claim is not None
+        if resumed:  # with a state key: only progress sealed under it (github/seal.py)
+            verify_progress(proj, key=ctx.env.state_key, project=project, branch=sb.branch)
         write_claim(
-            proj, claim, plan_hash=plan.plan_hash, sha=sha, pr=number, run_url=ctx.env.run_url
+            proj,
+            claim,
+            plan_hash=plan.plan_hash,
+            sha=sha,
+            pr=number,
+            run_url=ctx.env.run_url,
+            run_id=ctx.env.run_id,
+            run_attempt=ctx.env.run_attempt,
         )
+        seal_progress(proj, key=ctx.env.state_key, project=project)
         commit = sb.commit(
             parent=tip,
             subdir=project,

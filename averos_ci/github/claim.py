@@ -21,8 +21,11 @@ from averos_ci.state.model import now_iso
 
 CLAIM = "apply.json"
 CHECKPOINTS = "checkpoints.json"
+SEAL = "seal.json"  # the MAC over the claim and the progress (averos_ci.github.seal)
+SEALED_CHECKPOINTS = "checkpoints.sealed.json"  # the checkpoints exactly as sealed
 RUNS = "runs"
 FORMAT_VERSION = 1
+ABANDON = "averos-ci state abandon"  # the command that clears an interrupted apply
 
 
 def read_claim(proj: Path) -> dict[str, Any] | None:
@@ -36,21 +39,35 @@ def check_claim(
     attempt: int,
     plan_hash: str,
     sha: str,
+    run_id: str | None,
     branch: str,
     project: str,
 ) -> None:
     """Refuse when another apply holds the branch, or claimed it while this job started.
 
-    A claim is resumed only by a job applying the same plan *for the same commit* (a re-run):
-    the state branch is untrusted input, and a claim planted for another commit must not make
-    this job "resume" someone else's progress."""
+    A claim is resumed only by a re-run of the run that wrote it: the same plan, the same
+    commit and the same ``GITHUB_RUN_ID`` (a re-run keeps the id and increments
+    ``GITHUB_RUN_ATTEMPT``). The state branch is untrusted input: a claim planted for another
+    commit, or left by another run, must not make this job "resume" someone else's progress.
+    """
+    abandon = (
+        f"to abandon it, run `{ABANDON}` for project {project!r} (or delete "
+        f"{project}/{CLAIM} and {project}/{CHECKPOINTS} on {branch!r}), then re-run this job"
+    )
     if claim is not None and (claim.get("planHash") != plan_hash or claim.get("sha") != sha):
         raise ApplyRefused(
             f"another apply holds {branch!r} for project {project!r} (plan "
             f"{str(claim.get('planHash'))[:12]}, commit {str(claim.get('sha'))[:12]}): "
             "it is running or was interrupted",
-            hint=f"re-run that job to resume it; to abandon it, delete {project}/{CLAIM} "
-            f"and {project}/{CHECKPOINTS} on {branch!r}",
+            hint=f"re-run that job to resume it; {abandon}",
+        )
+    owner = claim.get("runId") if claim is not None else None
+    if claim is not None and attempt == 0 and (not run_id or str(owner) != run_id):
+        raise ApplyRefused(
+            f"an apply of plan {plan_hash[:12]} for commit {sha[:12]} was started by "
+            f"{'run ' + str(owner) if owner else 'an unknown run'}, not by this run "
+            f"({run_id or 'no GITHUB_RUN_ID'}); only a re-run of that run resumes it",
+            hint=f're-run that run\'s job ("Re-run jobs") to resume it; {abandon}',
         )
     if attempt > 0 and claim is not None and claim != first_claim:
         raise ApplyRefused(
@@ -68,20 +85,26 @@ def write_claim(
     sha: str,
     pr: int | None,
     run_url: str | None,
+    run_id: str | None = None,
+    run_attempt: str | None = None,
 ) -> None:
-    """Claim (or re-claim, adding this run) the apply of ``plan_hash``."""
+    """Claim (or re-claim, adding this attempt) the apply of ``plan_hash`` for run ``run_id``."""
     runs = list(claim.get("runs", [])) if claim else []
-    runs.append({"sha": sha, "runUrl": run_url, "at": now_iso()})
-    write_json(proj / CLAIM, {"planHash": plan_hash, "sha": sha, "pr": pr, "runs": runs})
+    runs.append({"sha": sha, "runUrl": run_url, "attempt": run_attempt, "at": now_iso()})
+    write_json(
+        proj / CLAIM,
+        {"planHash": plan_hash, "sha": sha, "pr": pr, "runId": run_id, "runs": runs},
+    )
 
 
 def release_claim(proj: Path) -> None:
-    (proj / CLAIM).unlink(missing_ok=True)
+    for leftover in (CLAIM, SEAL, SEALED_CHECKPOINTS):
+        (proj / leftover).unlink(missing_ok=True)
 
 
 def finish(proj: Path, record: dict[str, Any], *, sha: str) -> None:
     """Clear the claim and the progress; record the finished run."""
-    for leftover in (CLAIM, CHECKPOINTS):
+    for leftover in (CLAIM, CHECKPOINTS, SEAL, SEALED_CHECKPOINTS):
         (proj / leftover).unlink(missing_ok=True)
     shutil.rmtree(proj / PARTIAL, ignore_errors=True)
     write_json(proj / RUNS / f"{now_iso().replace(':', '')}-{sha[:12]}.json", record)

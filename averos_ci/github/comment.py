@@ -11,11 +11,12 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from averos_ci.github.markdown import code, escape, plan_markdown
+from averos_ci.plan.execution_diff import MISSING, execution_changes, flatten, show
 from averos_ci.plan.model import ExecutionPlan
 
 MARKER_RE = re.compile(r"\A<!-- averos-ci:plan project=(\S+) -->")
@@ -199,7 +200,11 @@ def render_plan_comment(
     self_approval: bool = False,
     note: str | None = None,
     pusher_approval: bool = False,
+    base_execution: Mapping[str, Any] | None = None,
+    base_label: str | None = None,
 ) -> str:
+    """``base_execution``: the ``execution`` part the base branch's config gives (named
+    ``base_label``); what the plan's differs in is shown above the plan."""
     counts = plan.counts
     status = status_text(meta, approvers, note)
     who = f"a user with **{escape(permission)}** permission or higher"
@@ -228,6 +233,8 @@ def render_plan_comment(
             "",
             status,
             "",
+            # the planner leaves the field unset for a bare manifest's plan
+            *execution_block(getattr(plan, "execution", None), base_execution, base_label),
             "<details><summary>Plan</summary>",
             "",
             "",
@@ -236,6 +243,48 @@ def render_plan_comment(
     tail = "\n".join(["", "", "</details>", "", how, ""])
     budget = max_chars - len(head) - len(tail)
     return head + plan_markdown(plan, max_chars=max(budget, 200)) + tail
+
+
+MAX_EXECUTION_ROWS = 40
+
+
+def execution_block(
+    execution: Mapping[str, Any] | None,
+    base: Mapping[str, Any] | None,
+    base_label: str | None,
+) -> list[str]:
+    """Markdown lines: what changed in the plan's ``execution`` part against the base (open),
+    then every execution setting (folded). Nothing for a plan without an execution part."""
+    if execution is None:
+        return []
+
+    def cell(value: Any) -> str:
+        return "_unset_" if value is MISSING else code(show(value))
+
+    lines: list[str] = []
+    changes = execution_changes(base, execution) if base_label is not None else []
+    if changes:
+        lines += [
+            f"⚠️ **Execution settings differ from the base branch** ({escape(base_label or '')}); "
+            "they are part of the planHash, so an approval covers them:",
+            "",
+        ]
+        for change in changes[:MAX_EXECUTION_ROWS]:
+            lines.append(f"- {cell(change.key)}: {cell(change.before)} → {cell(change.after)}")
+        if len(changes) > MAX_EXECUTION_ROWS:
+            lines.append(f"- … and {len(changes) - MAX_EXECUTION_ROWS} more")
+        lines.append("")
+    rows = list(flatten(execution).items())
+    lines += [
+        "<details><summary>Execution settings</summary>",
+        "",
+        "| setting | value |",
+        "|---|---|",
+        *(f"| {cell(k)} | {cell(v)} |" for k, v in rows[:MAX_EXECUTION_ROWS]),
+    ]
+    if len(rows) > MAX_EXECUTION_ROWS:
+        lines.append(f"| … | {len(rows) - MAX_EXECUTION_ROWS} more |")
+    return [*lines, "", "</details>", ""]
 
 
 def parse_command(body: str | None) -> tuple[bool, str | None]:

@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -14,6 +15,7 @@ from averos_ci.errors import AverosCIError
 from averos_ci.github.actions_env import ActionsEnv, annotate
 from averos_ci.github.api import GitHubAPIError, GitHubClient
 from averos_ci.github.approvals import current_approvers
+from averos_ci.github.base_execution import base_execution
 from averos_ci.github.comment import (
     STATUS_CLOSE,
     PlanMeta,
@@ -79,6 +81,8 @@ def _plan_for(
     # the approval rules shown are the base branch's; a PR that changes them (or the status,
     # project, state branch …) needs an approval even when its plan changes nothing
     trusted_changes = trust_base(ctx, pr.base.sha)
+    # shown against the plan's own, so a config-only change is visible to the reviewer
+    base_exec, base_label = base_execution(ctx, pr.base.sha)
     head = pr.head.sha
     sb = ctx.state_branch()
     tip = sb.fetch()
@@ -128,6 +132,8 @@ def _plan_for(
                 self_approval=s.allow_self_approval,
                 pusher_approval=s.allow_pusher_approval,
                 note=note,
+                base_execution=base_exec,
+                base_label=base_label if base_exec is not None else None,
             ),
             drift_note,
         )
@@ -146,7 +152,16 @@ def _plan_for(
         )
         return PlanOutcome(plan, head, None, False, False)
     try:
-        return _publish(ctx, pr, plan, meta, note, drift_note=drift_note, blocked=blocked)
+        return _publish(
+            ctx,
+            pr,
+            plan,
+            meta,
+            note,
+            drift_note=drift_note,
+            blocked=blocked,
+            base=(base_exec, base_label if base_exec is not None else None),
+        )
     except GitHubAPIError as exc:
         if exc.status in (401, 403):  # read-only token: the summary and outputs are enough
             annotate("warning", f"cannot comment or set a status (read-only token?): {exc.message}")
@@ -163,6 +178,7 @@ def _publish(
     *,
     drift_note: str | None = None,
     blocked: bool = False,
+    base: tuple[dict[str, Any] | None, str | None] = (None, None),
 ) -> PlanOutcome:
     s, client = ctx.settings, ctx.client
     sticky = find_sticky(
@@ -198,6 +214,8 @@ def _publish(
             self_approval=s.allow_self_approval,
             pusher_approval=s.allow_pusher_approval,
             note=note,
+            base_execution=base[0],
+            base_label=base[1],
         ),
         drift_note,
     )

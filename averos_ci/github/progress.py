@@ -64,10 +64,14 @@ class ProgressPusher:
         self.flush(f"progress: {getattr(event, 'node_id', '')}")
 
     def flush(self, message: str) -> None:
+        from averos_ci.github.seal import seal_progress  # seal imports this module
+
         snapshot(
             changed_files(self.writer.sb.repo, self.ctx.config.workspace_root),
             self.writer.src / PARTIAL,
         )
+        # with a state key, what a later job resumes from is authenticated (github/seal.py)
+        seal_progress(self.writer.src, key=self.ctx.env.state_key, project=self.ctx.project)
         self.writer.push(f"averos-ci: {self.ctx.project}: {message}")
         self._last = time.monotonic()
         self.pushed += 1

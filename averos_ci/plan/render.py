@@ -8,6 +8,7 @@ from collections.abc import Callable
 from rich.text import Text
 
 from averos_ci.plan import review
+from averos_ci.plan.execution_diff import flatten, show
 from averos_ci.plan.markdown import GITHUB_COMMENT_LIMIT, md_escape, render_markdown
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.repairs import repair_text
@@ -39,7 +40,14 @@ def counts_line(plan: ExecutionPlan) -> str:
 def _text_lines(plan: ExecutionPlan) -> list[tuple[str, str]]:
     """(style mark, line): Terraform's layout, an element and its attributes indented below."""
     lines = [("", f"averos-ci plan for {plain(plan.application_name)}")]
-    lines += [("", f"planHash: {plan.plan_hash}"), ("", "")]
+    lines += [("", f"planHash: {plan.plan_hash}")]
+    # the execution settings are in the planHash: a reviewer sees what an approval covers
+    execution = flatten(getattr(plan, "execution", None))  # unset for a bare manifest's plan
+    if execution:
+        lines.append(
+            ("", "execution: " + ", ".join(f"{k}={plain(show(v))}" for k, v in execution.items()))
+        )
+    lines.append(("", ""))
     for group in review.groups(plan):
         if group.head is not None:
             lines.append((group.head.mark, f"{group.head.mark} {group.head.text}"))

@@ -62,6 +62,11 @@ class World:
     github_settings: dict[str, Any] = field(default_factory=dict)
     adapter_options: dict[str, Any] = field(default_factory=dict)
     jobs: int = 0
+    # GitHub's run ids: each job is its own run unless it is a re-run, which keeps the run's
+    # GITHUB_RUN_ID and increments GITHUB_RUN_ATTEMPT
+    attempts: dict[str, int] = field(default_factory=dict)
+    last_run_id: str | None = None
+    extra_env: dict[str, str] = field(default_factory=dict)  # e.g. the state key's secret
 
     def __post_init__(self) -> None:
         self.origin = self.root / "origin.git"
@@ -226,8 +231,18 @@ class World:
     # -- jobs ------------------------------------------------------------------------------
 
     def job_env(
-        self, event_name: str, payload: dict[str, Any], checkout: Path, sha: str
+        self,
+        event_name: str,
+        payload: dict[str, Any],
+        checkout: Path,
+        sha: str,
+        *,
+        rerun_of: str | None = None,
     ) -> dict[str, str]:
+        """The job's environment; ``rerun_of``: the run id this job re-runs (next attempt)."""
+        run_id = rerun_of or str(self.jobs)
+        self.attempts[run_id] = self.attempts.get(run_id, 0) + 1
+        self.last_run_id = run_id
         d = checkout.parent / f"{checkout.name}-runner"
         d.mkdir(parents=True, exist_ok=True)
         event_path = d / "event.json"
@@ -247,8 +262,10 @@ class World:
                 "GITHUB_OUTPUT": str(d / "output"),
                 "GITHUB_STEP_SUMMARY": str(d / "summary"),
                 "GITHUB_WORKSPACE": str(checkout),
-                "GITHUB_RUN_ID": str(self.jobs),
+                "GITHUB_RUN_ID": run_id,
+                "GITHUB_RUN_ATTEMPT": str(self.attempts[run_id]),
                 "RUNNER_TEMP": str(d),
+                **self.extra_env,
             }
         )
         return env
@@ -262,10 +279,12 @@ class World:
         command: str = "auto",
         checkout: Path | None = None,
         timeout: float = 120,
+        rerun_of: str | None = None,
     ) -> JobResult:
-        """Run ``averos-ci github <command>`` in a fresh checkout, as a separate process."""
+        """Run ``averos-ci github <command>`` in a fresh checkout, as a separate process
+        (``rerun_of``: as a re-run of that run id)."""
         checkout = checkout or self.checkout(sha)
-        env = self.job_env(event_name, payload, checkout, sha)
+        env = self.job_env(event_name, payload, checkout, sha, rerun_of=rerun_of)
         proc = subprocess.run(
             [*CLI, "github", command],
             cwd=checkout,
@@ -277,10 +296,16 @@ class World:
         return self.result(proc.returncode, proc.stdout, proc.stderr, env)
 
     def start(
-        self, event_name: str, payload: dict[str, Any], sha: str, *, command: str = "auto"
+        self,
+        event_name: str,
+        payload: dict[str, Any],
+        sha: str,
+        *,
+        command: str = "auto",
+        rerun_of: str | None = None,
     ) -> tuple[subprocess.Popen[str], dict[str, str]]:
         checkout = self.checkout(sha)
-        env = self.job_env(event_name, payload, checkout, sha)
+        env = self.job_env(event_name, payload, checkout, sha, rerun_of=rerun_of)
         proc = subprocess.Popen(
             [*CLI, "github", command],
             cwd=checkout,

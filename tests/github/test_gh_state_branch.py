@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -96,14 +97,18 @@ def test_writer_rebases_over_other_projects_and_refuses_foreign_edits(
     assert json.loads(git(origin, "show", "averos-state:mine/state.json")) == {"v": 99}
 
 
-def test_token_reaches_git_only_through_the_environment(clones: tuple[Path, Path, Path]) -> None:
+def test_git_is_pointed_at_the_credential_helper_without_the_token(
+    clones: tuple[Path, Path, Path],
+) -> None:
     _, a, _ = clones
     sb = StateBranch(a)
     assert token_auth_env(sb.repo, "origin", token="t0k", server_url="https://github.com") == {}
     git(a, "remote", "set-url", "origin", "https://github.com/o/r.git")
     env = token_auth_env(sb.repo, "origin", token="t0k", server_url="https://github.com")
-    assert env["GIT_CONFIG_KEY_0"] == "http.https://github.com/.extraheader"
-    assert "t0k" not in env["GIT_CONFIG_VALUE_0"]  # base64, and only in the environment
+    assert env["GIT_CONFIG_KEY_1"] == "credential.https://github.com/.helper"
+    assert "git_credential.py" in env["GIT_CONFIG_VALUE_1"]
+    basic = base64.b64encode(b"x-access-token:t0k").decode()
+    assert not any("t0k" in v or basic in v for v in env.values())  # the pipe carries it
     git(a, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic x")
     assert token_auth_env(sb.repo, "origin", token="t0k", server_url="https://github.com") == {}
 

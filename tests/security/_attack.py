@@ -6,7 +6,24 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from tests.github.gh_world import STATE_BRANCH, World, git
+from tests.github.gh_fake import FakeGitHub
+from tests.github.gh_world import STATE_BRANCH, World, git, manifest_variant
+
+
+def approved_merge(world: World, fake: FakeGitHub, *, extra: int = 1) -> tuple[str, str]:
+    """PR #1 (alice) adding ``extra`` translation entries, approved by bob and merged:
+    (the approved planHash, the merge commit)."""
+    head = world.commit("feat1", {"todoapp.manifest.yaml": manifest_variant(extra)}, "entries")
+    fake.add_pull(1, author="alice", head_sha=head, head_ref="feat1")
+    r = world.run("pull_request", world.pr_event("opened", 1), head)
+    assert r.code == 0, r.stderr
+    approved = r.outputs["plan-hash"]
+    ok = fake.add_comment(1, user="bob", body=world.approve_command(1))
+    r = world.run("issue_comment", world.comment_event(1, ok), head)
+    assert r.outputs["approved"] == "true", r.stdout + r.stderr
+    merge = world.merge("feat1")
+    fake.merge(1, merge)
+    return approved, merge
 
 
 def plant_on_state_branch(world: World, files: Mapping[str, str], *, name: str = "mallory") -> str:
@@ -53,4 +70,4 @@ def tree(world: World, rev: str) -> list[str]:
     return git(world.origin, "ls-tree", "-r", "--name-only", rev).splitlines()
 
 
-__all__ = ["Path", "plant_on_state_branch", "show", "tree"]
+__all__ = ["Path", "approved_merge", "plant_on_state_branch", "show", "tree"]

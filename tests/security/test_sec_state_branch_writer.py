@@ -12,7 +12,7 @@ import pytest
 
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import World, make_world, manifest_variant
-from tests.security._attack import plant_on_state_branch, show, tree
+from tests.security._attack import approved_merge, plant_on_state_branch, show, tree
 
 pytestmark = pytest.mark.slow
 
@@ -23,25 +23,11 @@ def world(tmp_path: Path, fake: FakeGitHub) -> World:
     return make_world(tmp_path, fake, github_settings={"commitWorkspace": "same-branch"})
 
 
-def approved_merge(world: World, fake: FakeGitHub) -> tuple[str, str]:
-    head = world.commit("feat1", {"todoapp.manifest.yaml": manifest_variant(1)}, "one entry")
-    fake.add_pull(1, author="alice", head_sha=head, head_ref="feat1")
-    r = world.run("pull_request", world.pr_event("opened", 1), head)
-    assert r.code == 0, r.stderr
-    approved = r.outputs["plan-hash"]
-    ok = fake.add_comment(1, user="bob", body=world.approve_command(1))
-    r = world.run("issue_comment", world.comment_event(1, ok), head)
-    assert r.outputs["approved"] == "true", r.stdout + r.stderr
-    merge = world.merge("feat1")
-    fake.merge(1, merge)
-    return approved, merge
-
-
 def test_a_planted_interrupted_apply_cannot_change_what_is_applied(
     world: World, fake: FakeGitHub
 ) -> None:
     approved, merge = approved_merge(world, fake)
-    next_run = world.jobs + 1  # the run id the apply job will have (a "re-run" of it)
+    next_run = str(world.jobs + 1)  # the run id the apply job will have (a "re-run" of it)
     evil_config = json.loads((world.dev / "averos.config.json").read_text(encoding="utf-8"))
     evil_config["adapterOptions"] = {"latencyMs": 1}
     plant_on_state_branch(
@@ -53,6 +39,7 @@ def test_a_planted_interrupted_apply_cannot_change_what_is_applied(
                     "planHash": approved,
                     "sha": merge,
                     "pr": 1,
+                    "runId": next_run,
                     "runs": [
                         {
                             "sha": merge,

@@ -69,7 +69,7 @@ def test_killed_apply_is_resumed_by_the_next_job(tmp_path: Path, fake: FakeGitHu
     approved_pr(world, 1, "feat1", 1)
     merge = world.merge("feat1")
     fake.merge(1, merge)
-    proc, _ = world.start("push", world.push_event(merge), merge)
+    proc, first = world.start("push", world.push_event(merge), merge)
     deadline = time.monotonic() + 60
     done_before = 0
     while time.monotonic() < deadline:
@@ -84,7 +84,8 @@ def test_killed_apply_is_resumed_by_the_next_job(tmp_path: Path, fake: FakeGitHu
     files = world.state_files()
     assert "default/apply.json" in files and "default/state.json" not in files
 
-    r = world.run("push", world.push_event(merge), merge)
+    # GitHub's "Re-run jobs": the same run id, the next attempt
+    r = world.run("push", world.push_event(merge), merge, rerun_of=first["GITHUB_RUN_ID"])
     assert r.code == 0, r.stdout + r.stderr
     assert "resuming an interrupted apply" in r.stdout
     files = world.state_files()

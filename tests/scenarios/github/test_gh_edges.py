@@ -173,14 +173,19 @@ class WritingAdapter(MockAdapter):
 
 
 def run_in_process(
-    world: World, monkeypatch: pytest.MonkeyPatch, sha: str, adapter: WritingAdapter
+    world: World,
+    monkeypatch: pytest.MonkeyPatch,
+    sha: str,
+    adapter: WritingAdapter,
+    *,
+    rerun_of: str | None = None,
 ) -> tuple[Any, Path]:
     from averos_ci.errors import AverosCIError
     from averos_ci.execute import apply as engine_apply
     from averos_ci.github import run_github
 
     checkout = world.checkout(sha)
-    env = world.job_env("push", world.push_event(sha), checkout, sha)
+    env = world.job_env("push", world.push_event(sha), checkout, sha, rerun_of=rerun_of)
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     monkeypatch.chdir(checkout)
@@ -227,12 +232,13 @@ def test_partial_workspace_is_restored_when_resuming(
     fake.merge(1, merge)
     failed, _ = run_in_process(world, monkeypatch, merge, WritingAdapter(fail_at="entity:ToDoTask"))
     assert getattr(failed, "exit_code", None) == 1
+    run_id = world.last_run_id
     files = world.state_files()
     assert "default/apply.json" in files
     saved = [p for p in files if p.startswith("default/partial-workspace/files/")]
     assert "default/partial-workspace/files/workspace/gen/application_ToDoApp.txt" in saved
 
-    result, checkout = run_in_process(world, monkeypatch, merge, WritingAdapter())
+    result, checkout = run_in_process(world, monkeypatch, merge, WritingAdapter(), rerun_of=run_id)
     assert result.success and result.resumed
     # the first job's files came back from the state branch; the node was not redone
     assert (checkout / "workspace" / "gen" / "application_ToDoApp.txt").is_file()

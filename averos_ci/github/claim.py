@@ -49,8 +49,9 @@ def check_claim(
             f"another apply holds {branch!r} for project {project!r} (plan "
             f"{str(claim.get('planHash'))[:12]}, commit {str(claim.get('sha'))[:12]}): "
             "it is running or was interrupted",
-            hint=f"re-run that job to resume it; to abandon it, delete {project}/{CLAIM} "
-            f"and {project}/{CHECKPOINTS} on {branch!r}",
+            hint=f"re-run that job to resume it; or abandon it with `averos-ci state abandon "
+            f"--project {project} --reason '...'` (see `averos-ci state show`), then re-run "
+            "this job",
         )
     if attempt > 0 and claim is not None and claim != first_claim:
         raise ApplyRefused(

@@ -59,8 +59,8 @@ class RollbackPlan:
             f"manifest {new.manifest_hash[:12]} (as after run {t.run_id})",
             "",
             f"The next apply would execute this plan ({self.manifest} against the "
-            "rolled-back state); it runs only once a pull request's plan computed against the "
-            "rolled-back state is approved and merged:",
+            "rolled-back state), once a plan computed against the rolled-back state is "
+            "approved as usual:",
             "",
             render_text(self.plan).rstrip("\n"),
             "",
@@ -77,7 +77,7 @@ class RollbackPlan:
             + ".",
         ]
         if self.drift is not None:
-            lines.append("This checkout's workspace against the rolled-back state: ")
+            lines.append("This checkout's workspace against the rolled-back state:")
             lines.append(render_drift(self.drift).rstrip("\n"))
         if self.result is None:
             lines.append("")
@@ -186,7 +186,7 @@ def _plan(target: StateTarget, view: StateView, to: str) -> RollbackPlan:
         rolled_back=rolled,
         plan=base.planned.plan,
         drift=base.drift,
-        manifest=config.manifest_path,
+        manifest=_shown(config.manifest_path, target.repo_root),
         target_serial=old.serial,
     )
 
@@ -223,6 +223,13 @@ def _same(a: AppliedState, b: AppliedState) -> bool:
     wa = {k: v for k, v in a.to_wire().items() if k not in skip}
     wb = {k: v for k, v in b.to_wire().items() if k not in skip}
     return wa == wb
+
+
+def _shown(path: Path, root: Path) -> Path:
+    try:
+        return path.resolve().relative_to(root)
+    except ValueError:
+        return path
 
 
 def _files(state: AppliedState) -> dict[str, str]:

@@ -236,7 +236,9 @@ def parse_record(raw: bytes, *, where: str) -> dict[str, Any]:
         data = json.loads(raw.decode("utf-8"))
     except ValueError:
         raise GitError(
-            f"{where} is corrupt", hint="restore it from the state branch's history"
+            f"{where} is corrupt",
+            hint="restore the file from the state branch's history (git log -- PATH on it) "
+            "with a commit, then run again",
         ) from None
     if not isinstance(data, dict):
         raise GitError(f"{where} is not a JSON object", hint="restore it from its history")

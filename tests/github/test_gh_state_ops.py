@@ -229,6 +229,10 @@ def test_abandon_removes_a_partial_workspace_and_is_attributed_to_git_user(
     assert record["actor"] == "Dana Dev"
     assert record["abandoned"]["partialWorkspace"] == {"files": 1, "bytes": 20}  # type: ignore[index]
 
+    other = state(world, "show", "--project", "other", "--format", "json")
+    assert json.loads(other.stdout)["pending"]["claim"]["planHash"] == "ef", other.stderr
+    r = state(world, "show", "--project", "../x")
+    assert r.code == 2 and "/github/project" in r.stderr, r.stderr
     r = state(world, "abandon", "--reason", "   ")
     assert r.code == 2 and "--reason is empty" in r.stderr
     r = state(world, "abandon")

@@ -22,7 +22,7 @@ from averos_ci.github.errors import ApplyRefused
 from averos_ci.github.progress import PARTIAL
 from averos_ci.github.settings import GitHubSettings, load_settings
 from averos_ci.github.state_branch import GitError, StateBranch, open_repo
-from averos_ci.github.state_show import StateView, _blobs, read_view
+from averos_ci.github.state_show import StateView, blobs, read_view
 from averos_ci.state.model import now_iso
 
 __all__ = [
@@ -186,7 +186,7 @@ def abandon_apply(target: StateTarget, *, reason: str) -> OpResult:
             )
         gone: dict[str, Path | None] = {f"{project}/{CLAIM}": None}
         gone[f"{project}/{CHECKPOINTS}"] = None
-        for path, _ in _blobs(sb, view.tip, f"{project}/{PARTIAL}"):
+        for path, _ in blobs(sb, view.tip, f"{project}/{PARTIAL}"):
             gone[path] = None
         claim = pending.claim or {}
         return (

@@ -191,7 +191,7 @@ def read_view(sb: StateBranch, tip: str | None, project: str) -> StateView:
 
 def run_records(sb: StateBranch, tip: str | None, project: str) -> tuple[RunRecord, ...]:
     out = []
-    for path, _size in _blobs(sb, tip, f"{project}/{RUNS}"):
+    for path, _size in blobs(sb, tip, f"{project}/{RUNS}"):
         name = path.rsplit("/", 1)[-1]
         if not name.endswith(".json"):
             continue
@@ -220,7 +220,7 @@ def read_pending(sb: StateBranch, tip: str | None, project: str) -> ClaimView:
             else:
                 plan = log.plan_hash
                 counts.update(str(c.status) for c in log.checkpoints.values())
-    partial = _blobs(sb, tip, f"{project}/{PARTIAL}")
+    partial = blobs(sb, tip, f"{project}/{PARTIAL}")
     return ClaimView(
         claim=claim,
         checkpoints=dict(counts),
@@ -251,7 +251,7 @@ def parse_record(raw: bytes, *, where: str) -> dict[str, Any]:
     return data
 
 
-def _blobs(sb: StateBranch, tip: str | None, subdir: str) -> list[tuple[str, int]]:
+def blobs(sb: StateBranch, tip: str | None, subdir: str) -> list[tuple[str, int]]:
     """(path, size) of the files under ``subdir`` at ``tip``."""
     if tip is None:
         return []

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,33 @@ def tip_commit(world: World) -> tuple[str, str]:
     out = git(world.origin, "log", "-1", "--format=%an <%ae>%x00%B", STATE_BRANCH)
     author, _, message = out.partition("\0")
     return author, message
+
+
+LEFTOVERS = {
+    "default/apply.json": '{"formatVersion": 1, "planHash": "ab", "sha": "cd", "runs": []}',
+    "default/partial-workspace/app/src/a.ts": "export const a = 1;\n",
+    "other/apply.json": '{"formatVersion": 1, "planHash": "ef", "sha": "01", "runs": []}',
+}
+
+
+def plant(world: World, files: Mapping[str, str | None], message: str = "leftovers") -> None:
+    """Another writer's commit on the origin's state branch (``None``: delete the file)."""
+    scratch = world.root / f"scratch-{len(list(world.root.glob('scratch-*')))}"
+    git(world.root, "clone", "-q", str(world.origin), str(scratch))
+    if world.state_tip() is None:
+        git(scratch, "checkout", "-q", "--orphan", STATE_BRANCH)
+        git(scratch, "rm", "-rq", "--cached", "--ignore-unmatch", ".")
+    else:
+        git(scratch, "checkout", "-q", STATE_BRANCH)
+    for rel, text in files.items():
+        if text is None:
+            git(scratch, "rm", "-q", rel)
+            continue
+        (scratch / rel).parent.mkdir(parents=True, exist_ok=True)
+        (scratch / rel).write_text(text, encoding="utf-8")
+        git(scratch, "add", rel)
+    git(scratch, "commit", "-q", "-m", message)
+    git(scratch, "push", "-q", "origin", STATE_BRANCH)
 
 
 def kill_mid_apply(world: World, merge: str) -> int:
@@ -194,20 +222,7 @@ def test_abandon_removes_a_partial_workspace_and_is_attributed_to_git_user(
     tmp_path: Path, fake: FakeGitHub
 ) -> None:
     world = make_world(tmp_path, fake)
-    scratch = tmp_path / "scratch"
-    git(tmp_path, "clone", "-q", str(world.origin), str(scratch))
-    git(scratch, "checkout", "-q", "--orphan", STATE_BRANCH)
-    git(scratch, "rm", "-rq", "--cached", ".")
-    for rel, text in {
-        "default/apply.json": '{"formatVersion": 1, "planHash": "ab", "sha": "cd", "runs": []}',
-        "default/partial-workspace/app/src/a.ts": "export const a = 1;\n",
-        "other/apply.json": '{"formatVersion": 1, "planHash": "ef", "sha": "01", "runs": []}',
-    }.items():
-        (scratch / rel).parent.mkdir(parents=True, exist_ok=True)
-        (scratch / rel).write_text(text, encoding="utf-8")
-        git(scratch, "add", rel)
-    git(scratch, "commit", "-q", "-m", "leftovers")
-    git(scratch, "push", "-q", "origin", STATE_BRANCH)
+    plant(world, LEFTOVERS)
     git(world.dev, "config", "user.name", "Dana Dev")
     git(world.dev, "config", "user.email", "dana@example.com")
 
@@ -237,3 +252,39 @@ def test_abandon_removes_a_partial_workspace_and_is_attributed_to_git_user(
     assert r.code == 2 and "--reason is empty" in r.stderr
     r = state(world, "abandon")
     assert r.code == 2 and "--reason" in r.stderr
+
+
+@pytest.mark.parametrize("meanwhile", ["another project", "the same abandon"])
+def test_a_moved_tip_is_fetched_and_decided_again(
+    tmp_path: Path, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch, meanwhile: str
+) -> None:
+    from averos_ci.github.state_ops import NothingToDo, abandon_apply, open_target
+
+    world = make_world(tmp_path, fake)
+    plant(world, LEFTOVERS)
+    target = open_target(config_path=world.dev / "averos.config.json")
+    real_fetch, tips = target.sb.fetch, list[str | None]()
+
+    def fetch_then_someone_pushes() -> str | None:
+        tip = real_fetch()
+        if not tips:  # between our fetch and our push, another writer lands on the origin
+            if meanwhile == "another project":
+                plant(world, {"other/state.json": "{}"}, "other project applied")
+            else:
+                gone = {p: None for p in LEFTOVERS if p.startswith("default/")}
+                plant(world, gone, "abandoned by someone else")
+        tips.append(tip)
+        return tip
+
+    monkeypatch.setattr(target.sb, "fetch", fetch_then_someone_pushes)
+    if meanwhile == "the same abandon":
+        with pytest.raises(NothingToDo, match="nothing to abandon") as exc:
+            abandon_apply(target, reason="stuck")
+        assert exc.value.exit_code == 2 and len(tips) == 2 and tips[1] == world.state_tip()
+        return
+    result = abandon_apply(target, reason="stuck")
+    assert len(tips) == 2 and result.commit == world.state_tip()
+    parent = git(world.origin, "rev-parse", f"{STATE_BRANCH}^")
+    assert parent == tips[1]  # built on the other writer's commit, which is kept
+    files = world.state_files()
+    assert "other/state.json" in files and "default/apply.json" not in files

@@ -8,11 +8,13 @@ a plan computed (and approved) against the rolled-back state. The workspace is n
 
 from __future__ import annotations
 
+import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from averos_ci._fs import atomic_write_text
 from averos_ci.github.claim import RUNS
 from averos_ci.github.state_ops import (
     NothingToDo,
@@ -101,6 +103,7 @@ def rollback_state(target: StateTarget, *, to: str, reason: str, yes: bool) -> R
     if not yes:
         return shown
     project = target.project
+    tmp = Path(tempfile.mkdtemp(prefix="averos-ci-rollback-"))
 
     def decide(view: StateView) -> tuple[dict[str, Path | None], dict[str, Any], str]:
         if view.state is None or view.state.serial != shown.current.serial:
@@ -109,8 +112,8 @@ def rollback_state(target: StateTarget, *, to: str, reason: str, yes: bool) -> R
                 hint="run the command again to see the plan against the new state",
             )
         again = _plan(target, view, to)
-        state_file = Path(tmp) / "state.json"
-        state_file.write_text(canonical_json(again.rolled_back.to_wire()), encoding="utf-8")
+        state_file = tmp / "state.json"
+        atomic_write_text(state_file, canonical_json(again.rolled_back.to_wire()))
         last = view.last_apply
         record = {
             # the applied commit the state now describes (as an apply record's "sha")
@@ -127,10 +130,10 @@ def rollback_state(target: StateTarget, *, to: str, reason: str, yes: bool) -> R
         subject = f"roll back to {str(again.target.sha)[:12]} (run {again.target.run_id})"
         return {f"{project}/state.json": state_file}, record, subject
 
-    with tempfile.TemporaryDirectory(prefix="averos-ci-rollback-") as tmp:
+    try:
         result = write_op(target, action="rollback", reason=reason, decide=decide)
-    from dataclasses import replace
-
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return replace(shown, result=result)
 
 

@@ -1,4 +1,4 @@
-"""``averos-ci state <reset|adopt>`` and ``averos-ci drift``."""
+"""``averos-ci state <reset|adopt|show|abandon|rollback>`` and ``averos-ci drift``."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 state_app = typer.Typer(
     name="state",
-    help="Inspect or change the applied state (statePath).",
+    help="Inspect or change the applied state: the local file (reset, adopt) or the state "
+    "branch (show, abandon, rollback).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -90,3 +91,73 @@ def drift(
     sys.stdout.write(render_drift(report, output_format.value))
     drifted = detailed_exitcode and report is not None and report.has_drift
     return int(ExitCode.CHANGES if drifted else ExitCode.OK)
+
+
+# -- the state branch (averos_ci.github.state_ops) -------------------------------------------
+
+BranchConfigOption = Annotated[
+    Path | None,
+    typer.Option("--config", help="Config file (default: averos.config.json at the repo root)."),
+]
+ProjectOption = Annotated[
+    str | None, typer.Option(help="Project (default: the config's github.project).")
+]
+ReasonOption = Annotated[
+    str, typer.Option("--reason", help="Why (recorded in the commit and the record).")
+]
+
+
+class ShowFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+
+
+@state_app.command()
+def show(
+    config: BranchConfigOption = None,
+    project: ProjectOption = None,
+    output_format: Annotated[ShowFormat, typer.Option("--format", help="text or json.")] = (
+        ShowFormat.TEXT
+    ),
+) -> int:
+    """The state on the state branch (what is applied, by which run) and any claim."""
+    import json
+
+    from averos_ci.github.state_ops import open_target, show_state
+
+    view = show_state(open_target(config_path=config, project=project))
+    if output_format is ShowFormat.JSON:
+        print(json.dumps(view.to_json(), indent=2, sort_keys=True))
+    else:
+        print(view.render_text(), end="")
+    return 0
+
+
+@state_app.command()
+def abandon(
+    reason: ReasonOption,
+    config: BranchConfigOption = None,
+    project: ProjectOption = None,
+) -> int:
+    """Drop an interrupted apply: its claim, checkpoints and partial workspace (one commit)."""
+    from averos_ci.github.state_ops import abandon_apply, open_target
+
+    print(abandon_apply(open_target(config_path=config, project=project), reason=reason).message)
+    return 0
+
+
+@state_app.command()
+def rollback(
+    to: Annotated[str, typer.Option("--to", help="Applied commit (7+ hex digits) or run id.")],
+    reason: ReasonOption,
+    config: BranchConfigOption = None,
+    project: ProjectOption = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Write it (default: only print).")] = False,
+) -> int:
+    """Roll the state back to what it was after an earlier applied commit (prints the plan)."""
+    from averos_ci.github.state_ops import open_target
+    from averos_ci.github.state_rollback import rollback_state
+
+    target = open_target(config_path=config, project=project)
+    print(rollback_state(target, to=to, reason=reason, yes=yes).render_text(), end="")
+    return 0

@@ -37,6 +37,6 @@ def apply_failure_hint(
     return (
         f"the failure{cause} is not transient, so re-running the job alone fails again: if the "
         "runner's toolchain or workspace is at fault, fix it and re-run the job; if the "
-        f"manifest is, abandon this apply (delete {project}/apply.json and "
-        f"{project}/checkpoints.json on {branch!r}) and merge a pull request with the fix"
+        f"manifest is, abandon this apply on {branch!r} (`averos-ci state abandon --project "
+        f"{project} --reason '...'`) and merge a pull request with the fix"
     )

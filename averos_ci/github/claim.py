@@ -51,8 +51,8 @@ def check_claim(
     commit, or left by another run, must not make this job "resume" someone else's progress.
     """
     abandon = (
-        f"to abandon it, run `{ABANDON}` for project {project!r} (or delete "
-        f"{project}/{CLAIM} and {project}/{CHECKPOINTS} on {branch!r}), then re-run this job"
+        f"to abandon it, run `{ABANDON} --project {project} --reason '...'` (see "
+        "`averos-ci state show`), then re-run this job"
     )
     if claim is not None and (claim.get("planHash") != plan_hash or claim.get("sha") != sha):
         raise ApplyRefused(

@@ -39,7 +39,8 @@ class ProjectWriter:
                     f"the state of project {self.project!r} on "
                     f"{self.sb.branch!r} was changed by another job during "
                     "this apply",
-                    hint="check the state branch's history",
+                    hint="`averos-ci state show` says what is there now (e.g. an "
+                    "`averos-ci state abandon`); re-run the job to apply again",
                 )
             self.tip = new
         raise GitError(f"could not push {self.sb.branch!r} after {self.attempts} attempts")

@@ -292,8 +292,17 @@ class StateBranch:
             args = [tree, "-m", message] + (["-p", parent] if parent else [])
             return str(g.commit_tree(*args, env={**env, **self._env})).strip()
 
-    def commit_paths(self, *, parent: str, changes: dict[str, Path | None], message: str) -> str:
-        """A commit on ``parent`` with repository paths replaced by files (``None``: deleted)."""
+    def commit_paths(
+        self,
+        *,
+        parent: str,
+        changes: dict[str, Path | None],
+        message: str,
+        author: tuple[str, str] | None = None,
+    ) -> str:
+        """A commit on ``parent`` with repository paths replaced by files (``None``: deleted).
+
+        ``author``: (name, email) of the person it is done for (the committer stays ours)."""
         with self._scratch_index() as env:
             g = self.repo.git
             g.read_tree(parent, env=env)
@@ -309,8 +318,9 @@ class StateBranch:
                 mode = "100755" if os.access(file, os.X_OK) else "100644"
                 g.update_index("--add", "--cacheinfo", f"{mode},{sha},{rel}", env=env)
             tree = str(g.write_tree(env=env)).strip()
+            who = {"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]} if author else {}
             return str(
-                g.commit_tree(tree, "-p", parent, "-m", message, env={**env, **self._env})
+                g.commit_tree(tree, "-p", parent, "-m", message, env={**env, **self._env, **who})
             ).strip()
 
     def subtree(self, tip: str | None, subdir: str) -> str | None:

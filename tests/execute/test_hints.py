@@ -41,6 +41,7 @@ def test_permanent_failures_say_what_to_change() -> None:
     hint = apply_failure_hint(summary(True, False), interrupted=None, branch="st", project="p")
     assert not hint.startswith("re-run the job")
     assert "not transient" in hint and "entity:E1: SCHEMATIC_FAILED" in hint
-    assert "p/apply.json" in hint and "'st'" in hint and "pull request with the fix" in hint
+    assert "averos-ci state abandon --project p" in hint and "'st'" in hint
+    assert "pull request with the fix" in hint and "delete" not in hint
     local = run_failure_hint(summary(False), logs_dir="logs")
     assert local.startswith("fix the cause first") and "--replan" in local

@@ -92,6 +92,7 @@ def test_max_nodes(tmp_path: Path, fake: FakeGitHub) -> None:
     head = open_pr(world, 1, "feat1", manifest_variant(1))
     body, meta = sticky(fake, 1)
     assert "Policy: failed" in body and "`maxNodes`" in body and "Policy violated" in body
+    assert meta.policy == {"violations": ["maxNodes"], "permission": None, "approvals": 1}
     assert status(fake, head)["state"] == "failure"
     assert "violates the policy: maxNodes" in status(fake, head)["description"]
     r = approve(world, 1, "bob", head)  # an approval does not lift a violation

@@ -149,6 +149,5 @@ def _junit(ctx: FlowContext, result: PolicyResult, unmet: dict[str, str]) -> Non
     slug = "".join(c if c.isalnum() or c in "-_." else "-" for c in ctx.project).strip(".")
     path = base / "averos-ci" / (slug or "default") / "policy-junit.xml"
     write_policy_junit(path, result, unmet=unmet)
-    ctx.report.set(policy_junit_path=path)
     if unmet or result.violations:
         ctx.report.set(junit_path=path)

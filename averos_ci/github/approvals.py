@@ -7,7 +7,9 @@ state and commit, the approver's *current* permission) whenever it matters.
 The sticky comment's metadata is not trusted to say *which plan* was approved (any workflow
 posting as the bot can rewrite it): an approval must pin the plan in its own text,
 ``/averos approve <planHash prefix>`` with at least :data:`PIN_CHARS` hex characters, and that
-prefix is matched against the plan computed at the moment it is checked.
+prefix is matched against the plan computed at the moment it is checked. A *plain* approving
+review pins only the head (its ``commit_id``): it counts while the plan is the one published
+before it was submitted (same planHash, so same state and manifest), and is outdated after.
 """
 
 from __future__ import annotations

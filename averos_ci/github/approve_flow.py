@@ -4,8 +4,9 @@ Counted only when the approver has the configured permission, is not the PR auth
 allowed) and approves the plan currently shown for the current head, pinned by at least 12
 characters of its planHash in the comment or review body (a bare ``/averos approve`` gets a
 reply with the exact line to post) — or, for a plain approving review, while the plan shown is
-unchanged (:func:`averos_ci.github.approvals.plain_review_refusal`; else "outdated"). The approval rules are those of the PR's base commit
-(:mod:`averos_ci.github.trust`). A valid approval updates
+unchanged (:func:`averos_ci.github.approvals.plain_review_refusal`; else "outdated").
+The approval rules are those of the PR's base commit (:mod:`averos_ci.github.trust`).
+A valid approval updates
 the sticky comment, reacts to the command and sets the status to success; an invalid one gets
 a short reply and changes nothing. Comment bodies are matched against the fixed command only.
 """

@@ -35,6 +35,7 @@ from averos_ci.github.errors import ApplyConflicts, ApplyRefused
 from averos_ci.github.events import PushEvent
 from averos_ci.github.keep import keep_workspace, record_location
 from averos_ci.github.markdown import code, escape
+from averos_ci.github.policy_gate import refuse_violations
 from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
 from averos_ci.github.restore import restore_generated
 from averos_ci.github.seal import seal_progress, verify_progress
@@ -136,6 +137,7 @@ def _apply(
             )
         if not plan.applicable:  # before "no changes": a conflicts-only plan has no nodes
             raise ApplyConflicts(f"plan {plan.plan_hash[:12]} has conflicts and cannot be applied")
+        refuse_violations(ctx, plan)  # the policy: also a plan with nothing to run
         claim = read_claim(proj)
         if not plan.has_changes and claim is None:
             print("no changes: nothing to apply")

@@ -7,7 +7,9 @@ state and commit, the approver's *current* permission) whenever it matters.
 The sticky comment's metadata is not trusted to say *which plan* was approved (any workflow
 posting as the bot can rewrite it): an approval must pin the plan in its own text,
 ``/averos approve <planHash prefix>`` with at least :data:`PIN_CHARS` hex characters, and that
-prefix is matched against the plan computed at the moment it is checked.
+prefix is matched against the plan computed at the moment it is checked. A *plain* approving
+review pins only the head (its ``commit_id``): it counts while the plan is the one published
+before it was submitted (same planHash, so same state and manifest), and is outdated after.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from averos_ci.github.comment import (
 )
 from averos_ci.github.context import FlowContext
 from averos_ci.github.errors import ApplyRefused
+from averos_ci.github.policy_gate import enforce_requirements, refuse_violations
 from averos_ci.github.pushers import pusher_refusal
 from averos_ci.github.settings import GitHubSettings, Permission
 from averos_ci.plan import ExecutionPlan
@@ -126,6 +129,51 @@ def latest_review_states(reviews: list[dict[str, Any]]) -> dict[str, dict[str, A
     return latest
 
 
+def is_plain_review(review: dict[str, Any]) -> bool:
+    """An approving review without ``/averos approve`` in its body (GitHub's button)."""
+    return (
+        str(review.get("state", "")).upper() == "APPROVED"
+        and not parse_command(review.get("body"))[0]
+    )
+
+
+def plain_review_refusal(
+    review: dict[str, Any], *, meta: PlanMeta, plan_hash: str, head_sha: str
+) -> Refusal | None:
+    """``None`` when the plain approving ``review`` approves ``plan_hash``: it is on the head
+    that plan is for, the plan is the one shown in the comment (so computed against the same
+    state and manifest) and it was submitted after that plan was published. Then the plan
+    applied is provably the plan the reviewer was shown. Otherwise the review is *outdated*."""
+    hint = f"Approve again, or post exactly:\n\n{approve_line(plan_hash)}"
+    if review.get("commit_id") != head_sha or meta.head_sha != head_sha:
+        return Refusal(
+            f"the review is for commit {str(review.get('commit_id'))[:12]}, the head is "
+            f"{head_sha[:12]}",
+            hint,
+        )
+    if meta.plan_hash != plan_hash:
+        return Refusal(
+            f"the plan changed since the review (plan {meta.plan_hash[:12]} was shown, the "
+            f"plan is now {plan_hash[:12]}): the state or the manifest moved",
+            hint,
+        )
+    if not written_after(review.get("submitted_at"), meta.plan_at):
+        return Refusal(
+            f"the review was submitted before plan {plan_hash[:12]} was computed against the "
+            "current state",
+            hint,
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class ApprovalView:
+    """Who approves a plan now, and whose plain approving review no longer counts."""
+
+    approvers: tuple[str, ...] = ()
+    outdated: tuple[str, ...] = ()
+
+
 def current_approvers(
     client: GitHubClient,
     *,
@@ -137,21 +185,49 @@ def current_approvers(
     settings: GitHubSettings,
     head_at: str | None = None,
 ) -> list[str]:
-    """Logins whose approval of exactly (plan_hash, head_sha) still holds, re-derived now.
+    """Logins whose approval of exactly (plan_hash, head_sha) still holds, re-derived now
+    (see :func:`approval_view`)."""
+    return list(
+        approval_view(
+            client,
+            pr_number=pr_number,
+            pr_author=pr_author,
+            meta=meta,
+            plan_hash=plan_hash,
+            head_sha=head_sha,
+            settings=settings,
+            head_at=head_at,
+        ).approvers
+    )
+
+
+def approval_view(
+    client: GitHubClient,
+    *,
+    pr_number: int,
+    pr_author: str,
+    meta: PlanMeta,
+    plan_hash: str,
+    head_sha: str,
+    settings: GitHubSettings,
+    head_at: str | None = None,
+) -> ApprovalView:
+    """Approvals of exactly (plan_hash, head_sha) that still hold, re-derived now.
 
     Each pointer is re-read: a comment must still pin ``plan_hash`` (unedited), a review must
     be the user's latest, approve ``head_sha`` (its ``commit_id``) and pin ``plan_hash``.
+    Plain approving reviews are read from GitHub directly (no approve job needs to have seen
+    them) and count under :func:`plain_review_refusal`, unless ``plainReviewApprovals`` is off.
 
     A user whose latest review requests changes (or whose approving review was dismissed)
-    does not count, whatever they commented before.
+    does not count, whatever they commented before. The approver rules
+    (:func:`check_approver`) apply to every kind.
     """
     refs = [a for a in meta.approvals if a.plan_hash == plan_hash and a.head_sha == head_sha]
-    if not refs:
-        return []
     latest = latest_review_states(list(client.reviews(pr_number)))
-    approvers: list[str] = []
+    candidates: list[str] = []
     for ref in refs:
-        if ref.user in approvers:
+        if ref.user in candidates:
             continue
         word = latest.get(ref.user)
         if word is not None and word.get("state") != "APPROVED":
@@ -171,15 +247,35 @@ def current_approvers(
                 and word.get("commit_id") == head_sha
                 and pin_refusal(word.get("body"), plan_hash=plan_hash) is None
             )
-        if (
-            ok
-            and check_approver(
-                client, login=ref.user, pr_number=pr_number, pr_author=pr_author, settings=settings
+        if ok:
+            candidates.append(ref.user)
+    outdated: list[str] = []
+    if settings.plain_review_approvals:
+        for login, review in latest.items():
+            if login in candidates or not is_plain_review(review):
+                continue
+            refused = plain_review_refusal(
+                review, meta=meta, plan_hash=plan_hash, head_sha=head_sha
             )
-            is None
-        ):
-            approvers.append(ref.user)
-    return approvers
+            (outdated if refused else candidates).append(login)
+    approvers = [
+        login
+        for login in candidates
+        if check_approver(
+            client, login=login, pr_number=pr_number, pr_author=pr_author, settings=settings
+        )
+        is None
+    ]
+    # Only people who could approve are told their review is outdated.
+    stale = [
+        login
+        for login in outdated
+        if check_approver(
+            client, login=login, pr_number=pr_number, pr_author=pr_author, settings=settings
+        )
+        is None
+    ]
+    return ApprovalView(tuple(approvers), tuple(stale))
 
 
 def _comment_holds(
@@ -204,6 +300,7 @@ def require_approval(
             "applied without an approved plan",
             hint="change the manifest through a pull request",
         )
+    policy = refuse_violations(ctx, plan)  # whoever approved it
     number = int(pr["number"])
     head = str((pr.get("head") or {}).get("sha", ""))
     author = str((pr.get("user") or {}).get("login", ""))
@@ -215,7 +312,7 @@ def require_approval(
             f"pull request #{number} has no averos-ci plan: plan "
             f"{plan.plan_hash[:12]} was never reviewed"
         )
-    approvers = current_approvers(
+    view = approval_view(
         ctx.client,
         pr_number=number,
         pr_author=author,
@@ -224,29 +321,42 @@ def require_approval(
         head_sha=head,
         settings=ctx.settings,
     )
-    if approvers:
+    if view.approvers:
+        approvers = enforce_requirements(ctx, plan, list(view.approvers), policy)
         print(f"plan {plan.plan_hash} approved by {', '.join(approvers)}")
         return
+    outdated = (
+        f" (outdated approving review(s) by {', '.join(view.outdated)}: the plan changed "
+        "since they were submitted)"
+        if view.outdated
+        else ""
+    )
     if sticky.meta.plan_hash != plan.plan_hash:
         raise ApplyRefused(
             f"the plan approved on #{number} ({sticky.meta.plan_hash[:12]}) is not the plan "
-            f"of this merge ({plan.plan_hash[:12]}): the state branch or the manifest changed",
+            f"of this merge ({plan.plan_hash[:12]}): the state branch or the manifest changed"
+            + outdated,
             hint="open a pull request to re-plan, approve the new plan and merge it",
         )
     raise ApplyRefused(
-        f"plan {plan.plan_hash[:12]} on #{number} has no valid approval for head {head[:12]}",
+        f"plan {plan.plan_hash[:12]} on #{number} has no valid approval for head {head[:12]}"
+        + outdated,
         hint=f"a user with {ctx.settings.approval_permission.value} permission "
         "must approve before merging",
     )
 
 
 __all__ = [
+    "ApprovalView",
     "Permission",
     "Refusal",
+    "approval_view",
     "check_approver",
     "comment_is_approval",
     "current_approvers",
+    "is_plain_review",
     "latest_review_states",
     "pin_refusal",
+    "plain_review_refusal",
     "require_approval",
 ]

@@ -3,8 +3,10 @@
 Counted only when the approver has the configured permission, is not the PR author (unless
 allowed) and approves the plan currently shown for the current head, pinned by at least 12
 characters of its planHash in the comment or review body (a bare ``/averos approve`` gets a
-reply with the exact line to post). The approval rules are those of the PR's base commit
-(:mod:`averos_ci.github.trust`). A valid approval updates
+reply with the exact line to post) — or, for a plain approving review, while the plan shown is
+unchanged (:func:`averos_ci.github.approvals.plain_review_refusal`; else "outdated").
+The approval rules are those of the PR's base commit (:mod:`averos_ci.github.trust`).
+A valid approval updates
 the sticky comment, reacts to the command and sets the status to success; an invalid one gets
 a short reply and changes nothing. Comment bodies are matched against the fixed command only.
 """
@@ -16,16 +18,27 @@ from typing import Any
 
 from averos_ci.github.approvals import (
     Refusal,
+    approval_view,
     check_approver,
     comment_is_approval,
-    current_approvers,
     pin_refusal,
+    plain_review_refusal,
 )
-from averos_ci.github.comment import ApprovalRef, find_sticky, parse_command, restamp, status_text
+from averos_ci.github.comment import (
+    ApprovalRef,
+    PlanMeta,
+    approve_line,
+    find_sticky,
+    parse_command,
+    restamp,
+    status_text,
+)
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import IssueCommentEvent, PullRequestReviewEvent
 from averos_ci.github.markdown import escape
+from averos_ci.github.policy_gate import gate_from_meta, status_for
 from averos_ci.github.trust import trust_base
+from averos_ci.state.model import state_hash
 
 NOT_COUNTED = "approval not counted"
 MAX_REFUSAL_REPLIES = 10  # per pull request: repeated invalid commands are not a spam channel
@@ -119,11 +132,7 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
             head_at=meta.head_at,
         )
     elif isinstance(event, PullRequestReviewEvent):
-        refusal = pin_refusal(event.review.body, plan_hash=meta.plan_hash)
-        if refusal is not None and not parse_command(event.review.body)[0]:
-            refusal = Refusal(
-                "an approving review counts only if its body pins the plan", refusal.hint
-            )
+        refusal = _review_refusal(ctx, event, meta=meta, head=head)
     if refusal is None:
         refusal = check_approver(
             client, login=login, pr_number=number, pr_author=author, settings=s
@@ -143,7 +152,7 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
     assert sticky is not None and meta is not None
     ref = ApprovalRef(source.kind, source.id, login, meta.plan_hash, meta.head_sha)
     meta = meta.with_approval(ref)
-    approvers = current_approvers(
+    view = approval_view(
         client,
         pr_number=number,
         pr_author=author,
@@ -152,20 +161,33 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         head_sha=meta.head_sha,
         settings=s,
     )
-    client.update_comment(sticky.id, restamp(sticky.body, meta, status_text(meta, approvers)))
+    approvers = list(view.approvers)
+    g = gate_from_meta(client, approvers, meta)
+    client.update_comment(
+        sticky.id,
+        restamp(
+            sticky.body,
+            meta,
+            status_text(meta, approvers, outdated=view.outdated, unmet=g.unmet),
+        ),
+    )
     if source.kind == "comment":
         client.react(source.id, "+1")
     if approvers:
+        state, text = status_for(meta.plan_hash, approvers, g)
         client.set_status(
             meta.head_sha,
-            state="success",
+            state=state,
             context=s.status_context,
-            description=f"plan {meta.plan_hash[:12]} approved by {', '.join(approvers)}",
+            description=text,
             target_url=ctx.env.run_url,
         )
+    approved = bool(approvers) and g.passed
     print(f"approval by {login} counted for plan {meta.plan_hash}")
-    ctx.report.set(approved=bool(approvers), plan_hash=meta.plan_hash, has_changes=True)
-    return ApproveOutcome(bool(approvers), None, tuple(approvers), meta.plan_hash)
+    if g.unmet or g.violations:
+        print(f"the policy is not met: {g.unmet or ', '.join(g.violations)}")
+    ctx.report.set(approved=approved, plan_hash=meta.plan_hash, has_changes=True)
+    return ApproveOutcome(approved, None, tuple(approvers), meta.plan_hash)
 
 
 def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
@@ -183,7 +205,7 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
         print("no current plan to refresh")
         return ApproveOutcome(False)
     meta = sticky.meta
-    approvers = current_approvers(
+    view = approval_view(
         client,
         pr_number=number,
         pr_author=author,
@@ -192,14 +214,18 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
         head_sha=head,
         settings=s,
     )
-    client.update_comment(sticky.id, restamp(sticky.body, meta, status_text(meta, approvers)))
+    approvers = list(view.approvers)
+    g = gate_from_meta(client, approvers, meta)
+    client.update_comment(
+        sticky.id,
+        restamp(
+            sticky.body,
+            meta,
+            status_text(meta, approvers, outdated=view.outdated, unmet=g.unmet),
+        ),
+    )
     if meta.has_changes and meta.applicable:
-        state = "success" if approvers else "pending"
-        text = (
-            f"plan {meta.plan_hash[:12]} approved by {', '.join(approvers)}"
-            if approvers
-            else f"plan {meta.plan_hash[:12]} awaits approval"
-        )
+        state, text = status_for(meta.plan_hash, approvers, g)
         client.set_status(
             head,
             state=state,
@@ -207,6 +233,42 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
             description=text,
             target_url=ctx.env.run_url,
         )
-    ctx.report.set(approved=bool(approvers) or not meta.has_changes, plan_hash=meta.plan_hash)
+    approved = not g.violations and (not meta.has_changes or (bool(approvers) and g.passed))
+    ctx.report.set(approved=approved, plan_hash=meta.plan_hash)
     print(f"approvals re-derived: {', '.join(approvers) or 'none'}")
-    return ApproveOutcome(bool(approvers), None, tuple(approvers), meta.plan_hash)
+    return ApproveOutcome(approved, None, tuple(approvers), meta.plan_hash)
+
+
+def _review_refusal(
+    ctx: FlowContext, event: PullRequestReviewEvent, *, meta: PlanMeta, head: str
+) -> Refusal | None:
+    """Why an approving review does not count: a pinned one by its pin, a plain one when
+    plain reviews are off or it is outdated (the plan or the state changed since)."""
+    review = event.review
+    if parse_command(review.body)[0]:
+        return pin_refusal(review.body, plan_hash=meta.plan_hash)
+    hint = f"To approve the current plan, post exactly:\n\n{approve_line(meta.plan_hash)}"
+    if not ctx.settings.plain_review_approvals:
+        return Refusal(
+            "an approving review counts only if its body pins the plan (plain approving "
+            "reviews are off: github.plainReviewApprovals)",
+            hint,
+        )
+    refusal = plain_review_refusal(
+        {"commit_id": review.commit_id, "submitted_at": review.submitted_at},
+        meta=meta,
+        plan_hash=meta.plan_hash,
+        head_sha=head,
+    )
+    if refusal is not None:
+        return Refusal(f"outdated: {refusal.reason}", refusal.hint)
+    if meta.base_state is not None:
+        sb = ctx.state_branch()
+        now = state_hash(ctx.load_state(sb, sb.fetch()))
+        if now != meta.base_state:
+            return Refusal(
+                "outdated: the state changed since the plan was computed (another apply "
+                "landed); the plan is recomputed on the next push",
+                hint,
+            )
+    return None

@@ -12,7 +12,7 @@ import binascii
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from averos_ci.github.markdown import code, escape, plan_markdown
@@ -84,6 +84,14 @@ class PlanMeta:
     # When the plan for this head was first published (GitHub's clock, from the comment
     # itself): a comment approval counts only if written after it (averos_ci.github.headtime).
     head_at: str | None = None
+    # The base state the plan was computed against (its ``baseStateHash``) and when this
+    # plan was first published for this head (GitHub's clock): a plain approving review
+    # counts only if submitted after it (averos_ci.github.approvals.plain_review_refusal).
+    base_state: str | None = None
+    plan_at: str | None = None
+    # The policy verdict shown with the plan (averos_ci.policy): violated rules and the
+    # approval requirements. Display only: the apply re-evaluates the recomputed plan.
+    policy: dict[str, Any] | None = None
 
     def encode(self) -> str:
         data = {
@@ -97,6 +105,12 @@ class PlanMeta:
         }
         if self.head_at is not None:
             data["headAt"] = self.head_at
+        if self.base_state is not None:
+            data["baseState"] = self.base_state
+        if self.plan_at is not None:
+            data["planAt"] = self.plan_at
+        if self.policy is not None:
+            data["policy"] = self.policy
         raw = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
         return f"<!-- averos-ci:meta {base64.urlsafe_b64encode(raw).decode()} -->"
 
@@ -118,21 +132,16 @@ class PlanMeta:
                 applicable=bool(data.get("applicable", True)),
                 approvals=approvals,
                 head_at=str(data["headAt"]) if data.get("headAt") else None,
+                base_state=str(data["baseState"]) if data.get("baseState") else None,
+                plan_at=str(data["planAt"]) if data.get("planAt") else None,
+                policy=data["policy"] if isinstance(data.get("policy"), dict) else None,
             )
         except (binascii.Error, ValueError, KeyError, TypeError):
             return None
 
     def with_approval(self, ref: ApprovalRef) -> PlanMeta:
         kept = tuple(a for a in self.approvals if (a.kind, a.id) != (ref.kind, ref.id))
-        return PlanMeta(
-            self.project,
-            self.plan_hash,
-            self.head_sha,
-            self.has_changes,
-            self.applicable,
-            (*kept, ref),
-            self.head_at,
-        )
+        return replace(self, approvals=(*kept, ref))
 
     def current_approvals(self) -> tuple[ApprovalRef, ...]:
         return tuple(
@@ -168,17 +177,42 @@ def find_sticky(
     return None
 
 
-def status_text(meta: PlanMeta, approvers: Iterable[str] = (), note: str | None = None) -> str:
+def status_text(
+    meta: PlanMeta,
+    approvers: Iterable[str] = (),
+    note: str | None = None,
+    *,
+    outdated: Iterable[str] = (),
+    unmet: str | None = None,
+) -> str:
+    """``outdated``: whose plain approving review no longer counts; ``unmet``: why the
+    approvers do not meet the policy's requirements."""
     approvers = list(dict.fromkeys(approvers))
-    if not meta.has_changes:
+    violations = [str(v) for v in (meta.policy or {}).get("violations") or ()]
+    if violations:
+        status = (
+            "⛔ **Policy violated** ("
+            + ", ".join(code(v) for v in violations)
+            + ") — this plan cannot be applied."
+        )
+    elif not meta.has_changes:
         status = "✅ **No changes** — nothing to approve."
     elif not meta.applicable:
         status = "⛔ **Conflicts** — this plan cannot be applied; resolve the conflicts first."
+    elif approvers and unmet:
+        names = ", ".join(escape("@" + a) for a in approvers)
+        status = f"⏳ **Approved by {names}, but {escape(unmet)}.**"
     elif approvers:
         names = ", ".join(escape("@" + a) for a in approvers)  # shown, not pinged
         status = f"✅ **Approved** by {names} for this plan and head."
     else:
         status = "⏳ **Awaiting approval.**"
+    stale = [escape("@" + a) for a in dict.fromkeys(outdated)]
+    if stale and meta.has_changes:
+        status += (
+            f"\n\nOutdated approving review(s) by {', '.join(stale)}: the plan changed since "
+            "they were submitted; approve again."
+        )
     if note:
         status += "\n\n" + note
     return f"{STATUS_OPEN}\n{status}\n{STATUS_CLOSE}"
@@ -202,9 +236,12 @@ def render_plan_comment(
     pusher_approval: bool = False,
     base_execution: Mapping[str, Any] | None = None,
     base_label: str | None = None,
+    plain_reviews: bool = False,
+    policy: str | None = None,
 ) -> str:
     """``base_execution``: the ``execution`` part the base branch's config gives (named
-    ``base_label``); what the plan's differs in is shown above the plan."""
+    ``base_label``); what the plan's differs in is shown above the plan. ``policy``: the
+    policy section (markdown), shown after the status."""
     counts = plan.counts
     status = status_text(meta, approvers, note)
     who = f"a user with **{escape(permission)}** permission or higher"
@@ -217,7 +254,13 @@ def render_plan_comment(
         f"To approve, {who} comments this line, which pins this exact plan:\n\n"
         f"{approve_line(meta.plan_hash)}\n\n"
         f"or submits an approving review on commit {code(meta.head_sha)} whose body "
-        "contains that line. A new push replaces this plan and voids earlier approvals; the "
+        "contains that line"
+        + (
+            " (a plain approving review counts too, as long as this plan stays the same)"
+            if plain_reviews
+            else ""
+        )
+        + ". A new push replaces this plan and voids earlier approvals; the "
         "plan is applied on merge only if this exact planHash was approved."
     )
     head = "\n".join(
@@ -234,6 +277,7 @@ def render_plan_comment(
             status,
             "",
             # the planner leaves the field unset for a bare manifest's plan
+            *([policy.strip(), ""] if policy else []),
             *execution_block(getattr(plan, "execution", None), base_execution, base_label),
             "<details><summary>Plan</summary>",
             "",

@@ -15,6 +15,7 @@ from averos_ci.github.actions_env import ActionsEnv, StepReport, annotate
 from averos_ci.github.api import GitHubClient
 from averos_ci.github.settings import GitHubSettings, load_settings
 from averos_ci.github.state_branch import StateBranch, open_repo
+from averos_ci.policy.settings import PolicySettings
 from averos_ci.state import AppliedState
 from averos_ci.state.store import parse_state
 
@@ -27,6 +28,8 @@ class FlowContext:
     repo_root: Path
     client: GitHubClient
     report: StepReport
+    # The base branch's policy (averos_ci.github.trust sets it before any gate is checked).
+    policy: PolicySettings = field(default_factory=PolicySettings)
     _bot_login: str | None = field(default=None, repr=False)
 
     @property

@@ -78,6 +78,7 @@ class Review(_Payload):
     commit_id: str | None = None
     user: User | None = None  # null for a deleted ("ghost") account
     body: str | None = None
+    submitted_at: str | None = None
 
 
 class PullRequestEvent(_Payload):

@@ -14,7 +14,7 @@ import httpx
 from averos_ci.errors import AverosCIError
 from averos_ci.github.actions_env import ActionsEnv, annotate
 from averos_ci.github.api import GitHubAPIError, GitHubClient
-from averos_ci.github.approvals import current_approvers
+from averos_ci.github.approvals import ApprovalView, approval_view
 from averos_ci.github.base_execution import base_execution
 from averos_ci.github.comment import (
     STATUS_CLOSE,
@@ -27,11 +27,13 @@ from averos_ci.github.comment import (
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import PullRequest, PullRequestEvent, load_event
 from averos_ci.github.markdown import code
+from averos_ci.github.policy_gate import Gate, gate_from_meta, policy_meta, status_for
 from averos_ci.github.settings import GitHubSettings
 from averos_ci.github.trust import trust_base
 from averos_ci.manifest.issues import ManifestInvalid
 from averos_ci.plan import ExecutionPlan
 from averos_ci.plan.identity import execution_identity
+from averos_ci.policy import PolicySettings, evaluate_policy, render_policy_markdown
 from averos_ci.state.drift import render_drift
 from averos_ci.state.guard import plan_on_base
 
@@ -103,12 +105,16 @@ def _plan_for(
     drift = base.drift if base.drift and (base.drift.has_drift or base.drift.modified) else None
     drift_note = render_drift(drift, "markdown") if drift else None
     blocked = drift is not None and drift.absent is not None
+    verdict = evaluate_policy(plan, ctx.policy)  # the base branch's policy
+    policy_md = render_policy_markdown(verdict) if ctx.policy != PolicySettings() else None
     meta = PlanMeta(
         project=ctx.project,
         plan_hash=plan.plan_hash,
         head_sha=head,
         has_changes=plan.has_changes or bool(trusted_changes),
         applicable=plan.applicable,
+        base_state=plan.base_state_hash,
+        policy=policy_meta(verdict) if policy_md else None,
     )
     note = (
         "⚠️ This pull request changes settings that are read from the base branch ("
@@ -134,10 +140,14 @@ def _plan_for(
                 note=note,
                 base_execution=base_exec,
                 base_label=base_label if base_exec is not None else None,
+                plain_reviews=s.plain_review_approvals,
+                policy=policy_md,
             ),
             drift_note,
         )
     )
+    for v in verdict.violations:
+        annotate("error", f"policy: {v.rule}: {v.message}")
     if drift_note:
         print(drift_note.rstrip())
     print(
@@ -161,6 +171,7 @@ def _plan_for(
             drift_note=drift_note,
             blocked=blocked,
             base=(base_exec, base_label if base_exec is not None else None),
+            policy_md=policy_md,
         )
     except GitHubAPIError as exc:
         if exc.status in (401, 403):  # read-only token: the summary and outputs are enough
@@ -179,12 +190,14 @@ def _publish(
     drift_note: str | None = None,
     blocked: bool = False,
     base: tuple[dict[str, Any] | None, str | None] = (None, None),
+    policy_md: str | None = None,
 ) -> PlanOutcome:
     s, client = ctx.settings, ctx.client
     sticky = find_sticky(
         client.issue_comments(pr.number), project=ctx.project, bot_login=ctx.bot_login()
     )
     approvers: list[str] = []
+    view = ApprovalView()
     if sticky is not None and sticky.meta is not None:
         # Same head and plan (a re-run): keep the approval pointers; anything else is void.
         kept = tuple(
@@ -193,9 +206,15 @@ def _publish(
             if a.plan_hash == meta.plan_hash and a.head_sha == meta.head_sha
         )
         same_head = sticky.meta.head_sha == meta.head_sha
-        meta = replace(meta, approvals=kept, head_at=sticky.meta.head_at if same_head else None)
-        if kept:
-            approvers = current_approvers(
+        same_plan = same_head and sticky.meta.plan_hash == meta.plan_hash
+        meta = replace(
+            meta,
+            approvals=kept,
+            head_at=sticky.meta.head_at if same_head else None,
+            plan_at=sticky.meta.plan_at if same_plan else None,
+        )
+        if same_head:  # plain approving reviews are read from GitHub, pointers or not
+            view = approval_view(
                 client,
                 pr_number=pr.number,
                 pr_author=pr.user.login,
@@ -204,6 +223,8 @@ def _publish(
                 head_sha=meta.head_sha,
                 settings=s,
             )
+    g = gate_from_meta(client, view.approvers, meta)
+    approvers = list(view.approvers)
     body = with_drift(
         render_plan_comment(
             meta=meta,
@@ -216,22 +237,42 @@ def _publish(
             note=note,
             base_execution=base[0],
             base_label=base[1],
+            plain_reviews=s.plain_review_approvals,
+            policy=policy_md,
         ),
         drift_note,
+    )
+    body = restamp(
+        body, meta, status_text(meta, approvers, note, outdated=view.outdated, unmet=g.unmet)
     )
     if sticky is None:
         written = client.create_comment(pr.number, body)
     else:
         written = client.update_comment(sticky.id, body)
     comment_id = int(written["id"])
-    if meta.head_at is None:
-        # First plan for this head: record when it was published, on GitHub's clock (the
-        # comment's own time). Only comments written after it approve this head.
-        meta = replace(meta, head_at=str(written.get("updated_at") or written.get("created_at")))
-        client.update_comment(comment_id, restamp(body, meta, status_text(meta, approvers, note)))
-    approved = not meta.has_changes or bool(approvers)
+    if meta.head_at is None or meta.plan_at is None:
+        # First plan for this head (or this plan): record when it was published, on GitHub's
+        # clock (the comment's own time). Only comments written after ``headAt`` approve this
+        # head; only plain reviews submitted after ``planAt`` approve this plan.
+        when = str(written.get("updated_at") or written.get("created_at"))
+        meta = replace(meta, head_at=meta.head_at or when, plan_at=meta.plan_at or when)
+        client.update_comment(
+            comment_id,
+            restamp(
+                body,
+                meta,
+                status_text(meta, approvers, note, outdated=view.outdated, unmet=g.unmet),
+            ),
+        )
+    approved = not g.violations and (not meta.has_changes or (bool(approvers) and g.passed))
     set_plan_status(
-        ctx, meta.head_sha, plan=plan, approvers=approvers, needs=meta.has_changes, blocked=blocked
+        ctx,
+        meta.head_sha,
+        plan=plan,
+        approvers=approvers,
+        needs=meta.has_changes,
+        blocked=blocked,
+        gate=g,
     )
     ctx.report.set(approved=approved)
     return PlanOutcome(plan, meta.head_sha, comment_id, approved, True)
@@ -256,6 +297,7 @@ def set_plan_status(
     approvers: list[str],
     needs: bool | None = None,
     blocked: bool = False,
+    gate: Gate | None = None,
 ) -> None:
     """``needs``: whether an approval is needed (default: the plan has changes);
     ``blocked``: the checkout lacks the application the state describes (drift)."""
@@ -264,8 +306,12 @@ def set_plan_status(
         state, text = "failure", "the checkout lacks the application the state describes (drift)"
     elif not plan.applicable:
         state, text = "failure", f"plan {short} has conflicts"
+    elif gate is not None and gate.violations:
+        state, text = status_for(plan.plan_hash, approvers, gate)
     elif not (plan.has_changes if needs is None else needs):
         state, text = "success", "no changes"
+    elif gate is not None:  # the policy: violations fail, requirements gate the success
+        state, text = status_for(plan.plan_hash, approvers, gate)
     elif approvers:
         state, text = "success", f"plan {short} approved by {', '.join(approvers)}"
     else:

@@ -36,6 +36,10 @@ class GitHubSettings(BaseModel):
     allow_self_approval: bool = False
     # The last-pusher rule (averos_ci.github.pushers): off only when this is true.
     allow_pusher_approval: bool = False
+    # A plain approving review (no ``/averos approve <hash>`` in its body) counts when the
+    # plan has not changed since it was submitted (averos_ci.github.approvals); off: only
+    # pinned approvals count.
+    plain_review_approvals: bool = True
     commit_workspace: CommitWorkspace = CommitWorkspace.DEFAULT_BRANCH
     workspace_branch: str = "averos-workspace"
     max_comment_chars: int = Field(default=60_000, ge=2_000, le=GITHUB_COMMENT_LIMIT)

@@ -205,6 +205,7 @@ class World:
             state=review["state"].lower(),
             commit_id=review["commit_id"],
             body=review.get("body", ""),
+            submitted_at=review["submitted_at"],
         )
         payload["review"]["user"]["login"] = review["user"]["login"]
         p = payload["pull_request"]

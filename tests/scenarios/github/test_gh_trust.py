@@ -115,10 +115,14 @@ def test_an_approval_of_an_older_plan_cannot_be_replayed(world: World, fake: Fak
         assert r.code == 0 and r.outputs["approved"] == "false", r.stdout + r.stderr
         reply = str(fake.bot_comments(1)[-1]["body"])
         assert "not counted" in reply and f"/averos approve {meta.plan_hash[:12]}" in reply
-    review = fake.add_review(1, user="bob", state="APPROVED", commit_id=head2, body="LGTM")
+    # (a plain approving review would count: issue 11; a review with a bare command pins
+    # nothing and is refused like the comment)
+    review = fake.add_review(
+        1, user="bob", state="APPROVED", commit_id=head2, body="LGTM\n/averos approve"
+    )
     r = world.run("pull_request_review", world.review_event(1, review), head2)
     assert r.code == 0 and r.outputs["approved"] == "false", r.stdout + r.stderr
-    assert "body pins the plan" in str(fake.bot_comments(1)[-1]["body"])
+    assert "not counted: an approval must pin the plan" in r.stdout  # reply folded
     assert not sticky_meta(fake, 1)[1].approvals
     assert fake.latest_status(head2)["state"] == "pending"  # type: ignore[index]
 

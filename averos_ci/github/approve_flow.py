@@ -164,6 +164,8 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
             target_url=ctx.env.run_url,
         )
     print(f"approval by {login} counted for plan {meta.plan_hash}")
+    if pr.get("merged_at") and approvers:  # a recomputed plan (averos_ci.github.recovery)
+        print("the pull request is merged: the apply workflow's issue_comment trigger applies it")
     ctx.report.set(approved=bool(approvers), plan_hash=meta.plan_hash, has_changes=True)
     return ApproveOutcome(bool(approvers), None, tuple(approvers), meta.plan_hash)
 

@@ -67,7 +67,12 @@ def catch_up(
     done: list[tuple[str, ApplyResult]] = []
     try:
         for _ in range(MAX_STEPS + 1):  # each step moves the state forward: bounded
-            step, pr = _next_step(ctx, sb, work, head=head)
+            try:
+                step, pr = _next_step(ctx, sb, work, head=head)
+            except (WorkspaceMismatch, AdapterMismatch) as exc:  # no step can run on this base
+                merged = find_merged_pr(ctx, head)
+                _refused(ctx, int(merged["number"]) if merged else None, exc)
+                raise
             if step is None:
                 return _result(done, pr if isinstance(pr, ApplyResult) else None)
             number = int(pr["number"]) if pr else None
@@ -134,7 +139,8 @@ def _next_step(
     if not commits:
         return None, None
     tail = step_at(head) if commits[-1] == head else None
-    if tail is not None and not tail.plan.has_changes and claim is None:
+    # a conflicts-only plan has no nodes either: it is refused below, never "no changes"
+    if tail is not None and tail.plan.applicable and not tail.plan.has_changes and claim is None:
         print("no changes: nothing to apply")
         ctx.report.set(
             plan_hash=tail.plan.plan_hash,

@@ -12,8 +12,16 @@ from typing import Any
 import pytest
 
 from averos_ci.github.comment import PlanMeta
+from averos_ci.github.events import WorkflowDispatchEvent, load_event
 from tests.github.gh_fake import FakeGitHub
-from tests.github.gh_world import World, git, load_payload, make_world, manifest_variant
+from tests.github.gh_world import (
+    EVENTS,
+    World,
+    git,
+    load_payload,
+    make_world,
+    manifest_variant,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -176,7 +184,7 @@ def test_an_unapproved_merge_stops_the_chain_and_approving_on_the_merged_pr_resu
 
 
 def test_a_stale_approval_on_the_merged_pr_does_not_apply(world: World, fake: FakeGitHub) -> None:
-    ma = applied_a(world)
+    applied_a(world)
     open_pr(world, 2, manifest(en=1, fr=1))
     head_c = open_pr(world, 3, manifest(fr=2))
     old = world.approve_command(3)  # C's original plan, before B was applied
@@ -192,7 +200,13 @@ def test_a_stale_approval_on_the_merged_pr_does_not_apply(world: World, fake: Fa
         [x["body"] for x in fake.bot_comments(3)]
     )
     assert world.state_tip() == tip and state(world)["serial"] == 2
-    del ma
+
+
+def test_the_workflow_dispatch_payload_parses() -> None:
+    event = load_event("workflow_dispatch", EVENTS / "workflow_dispatch.json")
+    assert isinstance(event, WorkflowDispatchEvent)
+    assert event.ref == "refs/heads/master" and event.inputs == {"name": "Mona the Octocat"}
+    assert event.repository.default_branch == "master"
 
 
 def test_workflow_dispatch_re_runs_the_catch_up_for_a_project(

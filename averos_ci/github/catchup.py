@@ -249,15 +249,24 @@ def _pending(
     else:
         since = None  # never applied: any approved step from the empty state
     try:
-        span = f"{since}..{head}" if since else head
-        revs = repo.git.rev_list("--first-parent", f"--max-count={MAX_STEPS}", span).split()
+        return first_parent_steps(repo, since=since, head=head, rel=rel), since is not None
     except git.GitCommandError:
         return [head], False  # a shallow checkout: see the README (fetch-depth: 0)
+
+
+def first_parent_steps(repo: git.Repo, *, since: str | None, head: str, rel: str) -> list[str]:
+    """The first-parent commits after ``since`` up to ``head`` (oldest first, at most
+    :data:`MAX_STEPS`) whose ``rel`` differs from their first parent's, and ``head``.
+
+    Commits that leave the manifest alone (the generated app committed back, other merges)
+    are no steps: their plan is their predecessor's."""
+    span = f"{since}..{head}" if since else head
+    revs = repo.git.rev_list("--first-parent", f"--max-count={MAX_STEPS}", span).split()
     revs.reverse()
     changed = [r for r in revs if _blob(repo, r, rel) != _blob(repo, f"{r}^1", rel)]
     if not changed or changed[-1] != head:
         changed.append(head)
-    return changed, since is not None
+    return changed
 
 
 def last_applied(proj: Path) -> str | None:

@@ -131,10 +131,14 @@ def _next_step(
         return Step(sha, *_plan_at(ctx, repo, sha, rel, manifests, state, sb))
 
     if claim is not None and _is_ancestor(repo, str(claim.get("sha")), head):
-        # an interrupted apply: resumed first (the claim names the commit and the plan)
+        # an interrupted apply is resumed first — if its commit is a merged PR's, as every
+        # claim averos-ci writes is (the branch is untrusted: anything else is refused as
+        # "another apply holds" by the claim check, and the approval is checked anyway)
         sha = str(claim["sha"])
-        print(f"an apply of {sha[:12]} was interrupted: resuming it first")
-        return step_at(sha), find_merged_pr(ctx, sha)
+        merged = find_merged_pr(ctx, sha)
+        if merged is not None:
+            print(f"an apply of {sha[:12]} was interrupted: resuming it first")
+            return step_at(sha), merged
     commits, anchored = _pending(ctx, repo, peek, state, head=head, rel=rel, step_at=step_at)
     if not commits:
         return None, None

@@ -59,9 +59,10 @@ def publish_recomputed(
     if old is not None and old.plan_hash == meta.plan_hash and old.head_sha == pr_head:
         meta = replace(meta, approvals=old.current_approvals(), head_at=old.head_at)  # a re-run
     note = (
-        f"⛔ **Not applied after the merge.** The plan approved here no longer matches: the "
-        f"state moved, or this merge changed the manifest. This is the plan of merge commit "
-        f"{code(sha[:12])} recomputed against the current state. Approving it applies it"
+        f"⛔ **Not applied after the merge.** No approval here covers this merge's plan "
+        f"against the current state (it was never approved, or the state or the manifest "
+        f"moved since). This is the plan of merge commit {code(sha[:12])} recomputed against "
+        f"the current state. Approving it applies it"
         + (f" and resumes the catch-up ({later} later commit(s) wait)." if later > 0 else ".")
     )
     body = render_plan_comment(

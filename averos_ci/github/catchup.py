@@ -18,7 +18,6 @@ from each commit with git. A claim left by an interrupted apply is resumed first
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -36,9 +35,16 @@ from averos_ci.github.apply_flow import (
     find_merged_pr,
 )
 from averos_ci.github.approvals import require_approval
-from averos_ci.github.claim import RUNS, read_claim
+from averos_ci.github.claim import read_claim
 from averos_ci.github.context import FlowContext
 from averos_ci.github.errors import ApplyConflicts, ApplyRefused
+from averos_ci.github.history import (
+    MAX_STEPS,
+    first_parent_steps,
+    is_ancestor,
+    last_applied,
+    read_at,
+)
 from averos_ci.github.markdown import escape
 from averos_ci.github.state_branch import StateBranch
 from averos_ci.plan import ExecutionPlan
@@ -46,8 +52,6 @@ from averos_ci.plan.identity import execution_identity
 from averos_ci.state.drift import WorkspaceMismatch
 from averos_ci.state.guard import AdapterMismatch, plan_on_base
 from averos_ci.state.model import AppliedState
-
-MAX_STEPS = 100  # first-parent commits looked at; older ones are out of reach of a catch-up
 
 
 @dataclass(frozen=True)
@@ -130,7 +134,7 @@ def _next_step(
     def step_at(sha: str) -> Step:
         return Step(sha, *_plan_at(ctx, repo, sha, rel, manifests, state, sb))
 
-    if claim is not None and _is_ancestor(repo, str(claim.get("sha")), head):
+    if claim is not None and is_ancestor(repo, str(claim.get("sha")), head):
         # an interrupted apply is resumed first — if its commit is a merged PR's, as every
         # claim averos-ci writes is (the branch is untrusted: anything else is refused as
         # "another apply holds" by the claim check, and the approval is checked anyway)
@@ -238,12 +242,16 @@ def _pending(
     the state already holds a later commit."""
     since = last_applied(peek)
     if since is not None and state is not None:
-        if since == head or _is_ancestor(repo, head, since):
+        if since == head or is_ancestor(repo, head, since):
             if since != head:
                 print(f"the state was applied from {since[:12]}, after {head[:12]}")
             return ([] if since != head else [head]), True
-        if not _is_ancestor(repo, since, head):
-            print(f"the last applied commit {since[:12]} is not in this history: head only")
+        if not is_ancestor(repo, since, head):
+            shallow = str(repo.git.rev_parse("--is-shallow-repository")).strip() == "true"
+            print(
+                f"the last applied commit {since[:12]} is not in this history: head only"
+                + ("; check out with fetch-depth: 0 to catch up" if shallow else "")
+            )
             return [head], False
         if step_at(since).plan.manifest_hash != state.manifest_hash:
             print(f"the state no longer holds the manifest of {since[:12]}: head only")
@@ -258,34 +266,6 @@ def _pending(
         return [head], False  # a shallow checkout: see the README (fetch-depth: 0)
 
 
-def first_parent_steps(repo: git.Repo, *, since: str | None, head: str, rel: str) -> list[str]:
-    """The first-parent commits after ``since`` up to ``head`` (oldest first, at most
-    :data:`MAX_STEPS`) whose ``rel`` differs from their first parent's, and ``head``.
-
-    Commits that leave the manifest alone (the generated app committed back, other merges)
-    are no steps: their plan is their predecessor's."""
-    span = f"{since}..{head}" if since else head
-    revs = repo.git.rev_list("--first-parent", f"--max-count={MAX_STEPS}", span).split()
-    revs.reverse()
-    changed = [r for r in revs if _blob(repo, r, rel) != _blob(repo, f"{r}^1", rel)]
-    if not changed or changed[-1] != head:
-        changed.append(head)
-    return changed
-
-
-def last_applied(proj: Path) -> str | None:
-    """The commit of the newest run record (``<project>/runs/*.json``), if any."""
-    runs = sorted((proj / RUNS).glob("*.json")) if (proj / RUNS).is_dir() else []
-    for path in reversed(runs):
-        try:
-            sha = json.loads(path.read_text(encoding="utf-8")).get("sha")
-        except (ValueError, OSError, AttributeError):
-            continue
-        if isinstance(sha, str) and len(sha) == 40:
-            return sha
-    return None
-
-
 def _plan_at(
     ctx: FlowContext,
     repo: git.Repo,
@@ -298,7 +278,7 @@ def _plan_at(
     folder = dest / sha
     manifest = folder / Path(rel).name  # keep the name: the suffix selects JSON or YAML
     if not manifest.is_file():
-        data = _read(repo, sha, rel)
+        data = read_at(repo, sha, rel)
         if data is None:
             raise InputError(
                 f"commit {sha[:12]} has no {rel}",
@@ -324,29 +304,3 @@ def _manifest_rel(ctx: FlowContext) -> str:
         raise InputError(
             "manifestPath is outside the repository", path=ctx.config.config_path
         ) from None
-
-
-def _read(repo: git.Repo, rev: str, rel: str) -> bytes | None:
-    try:
-        blob = repo.commit(rev).tree / rel
-    except (KeyError, ValueError, git.BadName):
-        return None
-    if not isinstance(blob, git.Blob):
-        return None
-    data: bytes = blob.data_stream.read()
-    return data
-
-
-def _blob(repo: git.Repo, rev: str, rel: str) -> str | None:
-    try:
-        return str(repo.git.rev_parse("--verify", "--quiet", f"{rev}:{rel}")).strip() or None
-    except git.GitCommandError:
-        return None
-
-
-def _is_ancestor(repo: git.Repo, older: str, newer: str) -> bool:
-    try:
-        repo.git.merge_base("--is-ancestor", older, newer)
-    except git.GitCommandError:
-        return False
-    return True

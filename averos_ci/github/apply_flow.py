@@ -1,5 +1,6 @@
-"""``push`` to the default branch (the merge) → re-plan against the state branch and apply,
-but only a plan whose exact planHash was approved on the merged pull request.
+"""``push`` to the default branch (the merge) → bring the state up to the branch's manifest,
+executing only plans whose exact planHash was approved on a merged pull request (the
+catch-up: :mod:`averos_ci.github.catchup` chooses the steps; this module applies one).
 
 The state branch is the lock: a claim (``<project>/apply.json``) is pushed before anything is
 executed; a rejected push means another job moved the branch, so we re-fetch and re-plan and
@@ -10,7 +11,6 @@ the apply runs, so a job that dies is resumed by the next one.
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,8 +44,7 @@ from averos_ci.github.trust import trust_base
 from averos_ci.github.workspace import changed_files
 from averos_ci.plan import ExecutionPlan
 from averos_ci.plan.identity import execution_identity
-from averos_ci.state.drift import WorkspaceMismatch
-from averos_ci.state.guard import AdapterMismatch, plan_on_base
+from averos_ci.state.guard import plan_on_base
 
 
 @dataclass(frozen=True)
@@ -56,6 +55,7 @@ class ApplyResult:
     pr_number: int | None = None
     resumed: bool = False
     summary: Any = None  # RunnerSummary when something ran
+    steps: tuple[str, ...] = ()  # the commits applied on the way (catch-up), oldest first
 
 
 ApplyFn = Callable[..., Any]
@@ -75,26 +75,10 @@ def apply_merge(
     if default and event.ref != f"refs/heads/{default}":
         print(f"{event.ref} is not the default branch ({default}): nothing to apply")
         return ApplyResult(None, False, True)
-    sha = event.after
     trust_base(ctx, event.before)  # the approval rules of the branch merged into, not the PR's
-    pr = find_merged_pr(ctx, sha)
-    number = int(pr["number"]) if pr else None
-    sb = ctx.state_branch()
-    work = Path(tempfile.mkdtemp(prefix="averos-ci-apply-"))
-    try:
-        return _apply(ctx, sb, work, sha=sha, pr=pr, apply_fn=apply_fn, cancel=cancel)
-    except (ApplyRefused, WorkspaceMismatch, AdapterMismatch) as exc:
-        ctx.report.set(success=False)
-        if number is not None:
-            _comment(
-                ctx,
-                number,
-                f"⛔ **Not applied.** {escape(exc.message)}"
-                + (f"\n\n{escape(exc.hint)}" if exc.hint else ""),
-            )
-        raise
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    from averos_ci.github.catchup import catch_up
+
+    return catch_up(ctx, head=event.after, apply_fn=apply_fn, cancel=cancel)
 
 
 def _apply(
@@ -106,8 +90,12 @@ def _apply(
     pr: dict[str, Any] | None,
     apply_fn: ApplyFn | None,
     cancel: Any,
+    manifest_path: Path | None = None,
 ) -> ApplyResult:
+    """Claim, then execute, the apply of commit ``sha`` (its manifest at ``manifest_path``,
+    default: the checkout's) — only if that plan is approved on ``pr``."""
     s, project = ctx.settings, ctx.project
+    manifest_path = manifest_path or ctx.config.manifest_path
     proj = work / "state" / project
     number = int(pr["number"]) if pr else None
     first_hash: str | None = None
@@ -117,7 +105,7 @@ def _apply(
         tip = sb.fetch()
         sb.export(tip, project, proj)
         plan = plan_on_base(  # refuses a checkout that lacks the app the state describes
-            manifest_path=ctx.config.manifest_path,
+            manifest_path=manifest_path,
             state=ctx.load_state(sb, tip),
             state_path=f"{sb.branch}:{project}/state.json",
             adapter=ctx.config.adapter,
@@ -200,6 +188,7 @@ def _apply(
         resumed=resumed,
         apply_fn=apply_fn,
         cancel=cancel,
+        manifest_path=manifest_path,
     )
 
 
@@ -216,6 +205,7 @@ def _execute(
     resumed: bool,
     apply_fn: ApplyFn | None,
     cancel: Any,
+    manifest_path: Path,
 ) -> ApplyResult:
     s, project = ctx.settings, ctx.project
     if apply_fn is None:
@@ -232,7 +222,10 @@ def _execute(
     pusher = ProgressPusher(ctx, writer, s.progress_interval_seconds)
     logs = _reports_dir(ctx) / "logs"  # per-node logs and driver stderr outlive the job's tmp
     config = ctx.config.with_overrides(
-        state_path=proj / "state.json", checkpoint_path=proj / CHECKPOINTS, logs_dir=logs
+        state_path=proj / "state.json",
+        checkpoint_path=proj / CHECKPOINTS,
+        logs_dir=logs,
+        manifest_path=manifest_path,  # the manifest of the commit applied, not the checkout's
     )
     junit = _reports_dir(ctx) / "junit.xml"
     ctx.report.set(junit_path=junit, logs_path=logs)
@@ -271,7 +264,7 @@ def _execute(
             f"{code(sb.branch)}; {escape(hint)}."
         )
         if number is not None:
-            _comment(ctx, number, text + _run_link(ctx))
+            comment_result(ctx, number, text + run_link(ctx))
         error = Interrupted if outcome.interrupted else RunFailed
         raise error(
             f"apply of plan {plan.plan_hash[:12]} did not complete"
@@ -297,7 +290,7 @@ def _execute(
     writer.push(f"averos-ci: {project}: applied {plan.plan_hash[:12]} ({sha[:12]})")
     where = kept.note
     if number is not None:
-        _comment(
+        comment_result(
             ctx,
             number,
             f"✅ **Applied plan {code(plan.plan_hash[:12])}** from {code(sha[:12])}: "
@@ -305,7 +298,7 @@ def _execute(
             + (" (resumed)" if resumed else "")
             + "."
             + where
-            + _run_link(ctx),
+            + run_link(ctx),
         )
     return ApplyResult(plan, True, True, number, resumed, summary)
 
@@ -325,12 +318,12 @@ def _safe_flush(pusher: ProgressPusher, why: str) -> None:
         annotate("warning", f"progress could not be pushed to the state branch: {exc}")
 
 
-def _comment(ctx: FlowContext, number: int, text: str) -> None:
+def comment_result(ctx: FlowContext, number: int, text: str) -> None:
     try:
         ctx.client.create_comment(number, RESULT_MARKER.format(project=ctx.project) + "\n" + text)
     except Exception as exc:
         annotate("warning", f"could not comment on #{number}: {exc}")
 
 
-def _run_link(ctx: FlowContext) -> str:
+def run_link(ctx: FlowContext) -> str:
     return f" [Run]({ctx.env.run_url})" if ctx.env.run_url else ""

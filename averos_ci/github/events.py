@@ -133,7 +133,23 @@ class WorkflowRunEvent(_Payload):
     repository: Repo
 
 
-Event = PullRequestEvent | IssueCommentEvent | PullRequestReviewEvent | PushEvent | WorkflowRunEvent
+class WorkflowDispatchEvent(_Payload):
+    """``workflow_dispatch``: a manual run; the apply workflow's ``project`` input re-runs the
+    catch-up of that project (:mod:`averos_ci.github.recovery`)."""
+
+    ref: str
+    inputs: dict[str, Any] | None = None
+    repository: Repo
+
+
+Event = (
+    PullRequestEvent
+    | IssueCommentEvent
+    | PullRequestReviewEvent
+    | PushEvent
+    | WorkflowRunEvent
+    | WorkflowDispatchEvent
+)
 
 MODELS: dict[str, type[_Payload]] = {
     "pull_request": PullRequestEvent,
@@ -142,6 +158,7 @@ MODELS: dict[str, type[_Payload]] = {
     "pull_request_review": PullRequestReviewEvent,
     "push": PushEvent,
     "workflow_run": WorkflowRunEvent,
+    "workflow_dispatch": WorkflowDispatchEvent,
 }
 
 
@@ -187,6 +204,7 @@ def load_event(name: str, path: str | Path) -> Event:
         | IssueCommentEvent
         | PullRequestReviewEvent
         | PushEvent
-        | WorkflowRunEvent,
+        | WorkflowRunEvent
+        | WorkflowDispatchEvent,
     )
     return event

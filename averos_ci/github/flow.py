@@ -17,6 +17,7 @@ from averos_ci.github.events import (
     PullRequestEvent,
     PullRequestReviewEvent,
     PushEvent,
+    WorkflowDispatchEvent,
     WorkflowRunEvent,
     load_event,
 )
@@ -25,8 +26,11 @@ COMMANDS = ("plan", "approve", "apply", "auto")
 _EXPECTED: dict[str, tuple[type[Any], ...]] = {
     "plan": (PullRequestEvent, WorkflowRunEvent),
     "approve": (IssueCommentEvent, PullRequestReviewEvent),
-    "apply": (PushEvent,),
+    "apply": (PushEvent, WorkflowDispatchEvent),
 }
+# ``apply`` also takes an approval on a merged pull request (recovery); ``auto`` sends
+# comments to ``approve``, which records it and leaves the apply to the apply workflow.
+_APPLY_ALSO = (IssueCommentEvent,)
 
 
 def run_github(
@@ -55,7 +59,9 @@ def run_github(
         event = load_event(ctx.env.event_name, ctx.env.event_path)
         if command == "auto":
             command = next(c for c, kinds in _EXPECTED.items() if isinstance(event, kinds))
-        elif not isinstance(event, _EXPECTED[command]):
+        elif not isinstance(event, _EXPECTED[command]) and not (
+            command == "apply" and isinstance(event, _APPLY_ALSO)
+        ):
             raise InputError(
                 f"'github {command}' cannot handle the {ctx.env.event_name!r} event",
                 hint="use 'averos-ci github auto' to dispatch on the event",
@@ -85,6 +91,14 @@ def run_github(
                     "approve with a '/averos approve' comment instead",
                 )
                 return None
+        if isinstance(event, IssueCommentEvent):
+            from averos_ci.github.recovery import apply_on_approval
+
+            return apply_on_approval(ctx, event, apply_fn=apply_fn)
+        if isinstance(event, WorkflowDispatchEvent):
+            from averos_ci.github.recovery import apply_dispatch
+
+            return apply_dispatch(ctx, event, apply_fn=apply_fn)
         from averos_ci.github.apply_flow import apply_merge
 
         assert isinstance(event, PushEvent)

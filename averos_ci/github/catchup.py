@@ -1,0 +1,306 @@
+"""Catch-up: bring a project's state from its last applied commit to the default branch's head,
+through approved plans only.
+
+``concurrency`` cancels pending apply runs, and a job can fail or be skipped: the merge it was
+for must not be lost, nor applied unapproved. So each apply walks the first-parent history of
+the default branch from the commit the state was last applied from (the newest run record on
+the state branch, checked against the state's manifest hash) to the head, and takes the
+*furthest* step whose plan — that commit's manifest, planned against the current state, as
+the pull request's plan was — is approved on the pull request merged there (the same
+:func:`~averos_ci.github.approvals.require_approval` as ever: same base state, manifest and
+planHash). Then again from there. Where no approved plan covers the next step, it stops: the
+pull request of the next step gets the recomputed plan in its sticky comment (approvable
+there, see :mod:`averos_ci.github.recovery`), and the rest stays pending.
+
+Every step is planned with the checkout's config (adapter, options); the manifest is read
+from each commit with git. A claim left by an interrupted apply is resumed first.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import git
+
+from averos_ci.errors import InputError
+from averos_ci.github.apply_flow import (
+    ApplyFn,
+    ApplyResult,
+    _apply,
+    comment_result,
+    find_merged_pr,
+)
+from averos_ci.github.approvals import require_approval
+from averos_ci.github.claim import read_claim
+from averos_ci.github.context import FlowContext
+from averos_ci.github.errors import ApplyConflicts, ApplyRefused
+from averos_ci.github.history import (
+    MAX_STEPS,
+    first_parent_steps,
+    is_ancestor,
+    last_applied,
+    read_at,
+)
+from averos_ci.github.markdown import escape
+from averos_ci.github.state_branch import StateBranch
+from averos_ci.plan import ExecutionPlan
+from averos_ci.plan.identity import execution_identity
+from averos_ci.state.drift import WorkspaceMismatch
+from averos_ci.state.guard import AdapterMismatch, plan_on_base
+from averos_ci.state.model import AppliedState
+
+
+@dataclass(frozen=True)
+class Step:
+    sha: str
+    manifest: Path  # the manifest at ``sha``, as a file
+    plan: ExecutionPlan  # planned against the current state
+
+
+def catch_up(
+    ctx: FlowContext, *, head: str, apply_fn: ApplyFn | None = None, cancel: Any = None
+) -> ApplyResult:
+    """Apply approved steps until the state holds ``head``'s manifest, or refuse at the first
+    step no approval covers (:class:`ApplyRefused`, exit 1; conflicts exit 5)."""
+    sb = ctx.state_branch()
+    work = Path(tempfile.mkdtemp(prefix="averos-ci-apply-"))
+    done: list[tuple[str, ApplyResult]] = []
+    try:
+        for _ in range(MAX_STEPS + 1):  # each step moves the state forward: bounded
+            try:
+                step, pr = _next_step(ctx, sb, work, head=head)
+            except (WorkspaceMismatch, AdapterMismatch) as exc:  # no step can run on this base
+                merged = find_merged_pr(ctx, head)
+                _refused(ctx, int(merged["number"]) if merged else None, exc)
+                raise
+            if step is None:
+                return _result(done, pr if isinstance(pr, ApplyResult) else None)
+            number = int(pr["number"]) if pr else None
+            print(f"applying {step.sha[:12]}" + (f" (#{number})" if number else ""))
+            try:
+                result = _apply(
+                    ctx,
+                    sb,
+                    work / "step",
+                    sha=step.sha,
+                    pr=pr,
+                    apply_fn=apply_fn,
+                    cancel=cancel,
+                    manifest_path=step.manifest,
+                )
+            except (ApplyRefused, WorkspaceMismatch, AdapterMismatch) as exc:
+                _refused(ctx, number, exc)
+                raise
+            done.append((step.sha, result))
+            if step.sha == head or not result.applied:
+                break
+        return _result(done, None)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _result(done: list[tuple[str, ApplyResult]], nothing: ApplyResult | None) -> ApplyResult:
+    if not done:
+        return nothing or ApplyResult(None, False, True)
+    final = done[-1][1]
+    return ApplyResult(
+        final.plan,
+        any(r.applied for _, r in done),
+        all(r.success for _, r in done),
+        final.pr_number,
+        final.resumed,
+        final.summary,
+        tuple(sha for sha, r in done if r.applied),
+    )
+
+
+def _next_step(
+    ctx: FlowContext, sb: StateBranch, work: Path, *, head: str
+) -> tuple[Step | None, Any]:  # (step, its merged PR) or (None, an ApplyResult or None)
+    """The step to apply now with its merged PR, or ``(None, outcome)`` when there is none."""
+    tip = sb.fetch()
+    peek = work / "peek"
+    sb.export(tip, ctx.project, peek)
+    state = ctx.load_state(sb, tip)
+    claim = read_claim(peek)
+    repo = sb.repo
+    rel = _manifest_rel(ctx)
+    manifests = work / "manifests"
+
+    def step_at(sha: str) -> Step:
+        return Step(sha, *_plan_at(ctx, repo, sha, rel, manifests, state, sb))
+
+    if claim is not None and is_ancestor(repo, str(claim.get("sha")), head):
+        # an interrupted apply is resumed first — if its commit is a merged PR's, as every
+        # claim averos-ci writes is (the branch is untrusted: anything else is refused as
+        # "another apply holds" by the claim check, and the approval is checked anyway)
+        sha = str(claim["sha"])
+        merged = find_merged_pr(ctx, sha)
+        if merged is not None:
+            print(f"an apply of {sha[:12]} was interrupted: resuming it first")
+            return step_at(sha), merged
+    commits, anchored = _pending(ctx, repo, peek, state, head=head, rel=rel, step_at=step_at)
+    if not commits:
+        return None, None
+    tail = step_at(head) if commits[-1] == head else None
+    # a conflicts-only plan has no nodes either: it is refused below, never "no changes"
+    if tail is not None and tail.plan.applicable and not tail.plan.has_changes and claim is None:
+        print("no changes: nothing to apply")
+        ctx.report.set(
+            plan_hash=tail.plan.plan_hash,
+            has_changes=False,
+            approved=True,
+            success=True,
+            succeeded=0,
+            failed=0,
+            skipped=0,
+        )
+        return None, ApplyResult(tail.plan, False, True)
+    refusals: dict[str, tuple[Step, Any, ApplyRefused]] = {}
+    for sha in reversed(commits):  # the furthest approved step first
+        step = tail if sha == head and tail is not None else step_at(sha)
+        if not step.plan.has_changes or not step.plan.applicable:
+            if not step.plan.applicable:
+                refusals[sha] = (step, find_merged_pr(ctx, sha), _conflicts(step))
+            continue
+        pr = find_merged_pr(ctx, sha)
+        try:
+            require_approval(ctx, pr, step.plan, sha)
+        except ApplyRefused as exc:
+            refusals[sha] = (step, pr, exc)
+            continue
+        return step, pr
+    # nothing approved: stop at the next step (the oldest that changes something); with no
+    # known starting point (never applied), at the newest — history is no queue then
+    order = commits if anchored else list(reversed(commits))
+    first = next((refusals[s] for s in order if s in refusals), None)
+    if first is None:
+        return None, None
+    step, pr, refusal = first
+    number = int(pr["number"]) if pr else None
+    ctx.report.set(plan_hash=step.plan.plan_hash, has_changes=True, success=False)
+    behind = len(commits) - commits.index(step.sha) - 1
+    if number is not None and not isinstance(refusal, ApplyConflicts):
+        from averos_ci.github.recovery import publish_recomputed
+
+        publish_recomputed(ctx, pr, step.plan, sha=step.sha, later=behind)
+    if step.sha != head:
+        refusal.message += (
+            f" (stopped at {step.sha[:12]}"
+            + (f", #{number}" if number else "")
+            + f"; {behind} later commit(s) wait)"
+        )
+        refusal.args = (refusal.message,)
+    if number is not None and not isinstance(refusal, ApplyConflicts):
+        refusal.hint = (
+            f"approve the recomputed plan on #{number} ({approve_text(step.plan)}): that "
+            "resumes the catch-up; or re-run it with the workflow_dispatch trigger"
+        )
+    _refused(ctx, number, refusal)
+    raise refusal
+
+
+def approve_text(plan: ExecutionPlan) -> str:
+    return f"/averos approve {plan.plan_hash[:12]}"
+
+
+def _conflicts(step: Step) -> ApplyConflicts:
+    return ApplyConflicts(
+        f"plan {step.plan.plan_hash[:12]} of {step.sha[:12]} has conflicts and cannot be applied"
+    )
+
+
+def _refused(ctx: FlowContext, number: int | None, exc: Exception) -> None:
+    ctx.report.set(success=False)
+    if number is None:
+        return
+    message = getattr(exc, "message", str(exc))
+    hint = getattr(exc, "hint", None)
+    comment_result(
+        ctx,
+        number,
+        f"⛔ **Not applied.** {escape(message)}" + (f"\n\n{escape(hint)}" if hint else ""),
+    )
+
+
+def _pending(
+    ctx: FlowContext,
+    repo: git.Repo,
+    peek: Path,
+    state: AppliedState | None,
+    *,
+    head: str,
+    rel: str,
+    step_at: Any,
+) -> tuple[list[str], bool]:
+    """First-parent commits after the last applied one, up to ``head`` (oldest first), that
+    change the manifest — and ``head``; whether they start at a known applied commit. Empty:
+    the state already holds a later commit."""
+    since = last_applied(peek)
+    if since is not None and state is not None:
+        if since == head or is_ancestor(repo, head, since):
+            if since != head:
+                print(f"the state was applied from {since[:12]}, after {head[:12]}")
+            return ([] if since != head else [head]), True
+        if not is_ancestor(repo, since, head):
+            shallow = str(repo.git.rev_parse("--is-shallow-repository")).strip() == "true"
+            print(
+                f"the last applied commit {since[:12]} is not in this history: head only"
+                + ("; check out with fetch-depth: 0 to catch up" if shallow else "")
+            )
+            return [head], False
+        if step_at(since).plan.manifest_hash != state.manifest_hash:
+            print(f"the state no longer holds the manifest of {since[:12]}: head only")
+            return [head], False
+    elif state is not None:
+        return [head], False  # no record of where the state came from (adopted, older)
+    else:
+        since = None  # never applied: any approved step from the empty state
+    try:
+        return first_parent_steps(repo, since=since, head=head, rel=rel), since is not None
+    except git.GitCommandError:
+        return [head], False  # a shallow checkout: see the README (fetch-depth: 0)
+
+
+def _plan_at(
+    ctx: FlowContext,
+    repo: git.Repo,
+    sha: str,
+    rel: str,
+    dest: Path,
+    state: AppliedState | None,
+    sb: StateBranch,
+) -> tuple[Path, ExecutionPlan]:
+    folder = dest / sha
+    manifest = folder / Path(rel).name  # keep the name: the suffix selects JSON or YAML
+    if not manifest.is_file():
+        data = read_at(repo, sha, rel)
+        if data is None:
+            raise InputError(
+                f"commit {sha[:12]} has no {rel}",
+                hint="the manifest must exist in every commit an apply catches up through",
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+        manifest.write_bytes(data)
+    plan = plan_on_base(
+        manifest_path=manifest,
+        state=state,
+        state_path=f"{sb.branch}:{ctx.project}/state.json",
+        adapter=ctx.config.adapter,
+        workspace_root=ctx.config.workspace_root,
+        execution=execution_identity(ctx.config),
+    ).planned.plan
+    return manifest, plan
+
+
+def _manifest_rel(ctx: FlowContext) -> str:
+    try:
+        return ctx.config.manifest_path.resolve().relative_to(ctx.repo_root).as_posix()
+    except ValueError:
+        raise InputError(
+            "manifestPath is outside the repository", path=ctx.config.config_path
+        ) from None

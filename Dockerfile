@@ -6,11 +6,15 @@
 ARG BASE_IMAGE=python:3.11-slim
 FROM ${BASE_IMAGE}
 
-# Unpinned on purpose: the distribution's current (security-patched) git.
+# Unpinned on purpose: the distribution's current (security-patched) git and Node.js.
+# Node.js + npm (npx) run the angular-schematics adapter; Debian bookworm's nodejs is 18,
+# which the Angular 14 CLI supports (the build fails on a base whose Node is older than 14.15).
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git \
+ && apt-get install -y --no-install-recommends git nodejs npm \
  && rm -rf /var/lib/apt/lists/* \
+ && node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 14 || (a === 14 && b >= 15) ? 0 : 1)' \
+ && npx --version \
  # The mounted workspace belongs to another uid; git refuses it unless marked safe.
  && git config --system --add safe.directory '*'
 

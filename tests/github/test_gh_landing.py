@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.github.landing import Backoff, land
+from averos_ci.github.landing import Backoff, land, tries
 from averos_ci.github.settings import load_settings
 from averos_ci.github.state_branch import GitError, StateBranch
 from tests.github.gh_world import git
@@ -119,3 +119,19 @@ def test_backoff_doubles_with_full_jitter_up_to_the_cap(tmp_path: Path) -> None:
     assert top == [0.5, 1.0, 2.0, 3.0, 3.0, 3.0]
     assert backoff.delay(40, rng=lambda lo, hi: lo) == 0.0  # full jitter: from zero
     assert 0 <= backoff.delay(3) <= 2.0  # the default draws uniformly
+
+
+def test_tries_sleep_between_and_stop_when_the_budget_is_spent() -> None:
+    now = [0.0]
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        now[0] += seconds
+
+    backoff = Backoff(first=1, cap=4, budget=10)
+    done = list(tries(backoff, sleep=sleep, clock=lambda: now[0]))
+    assert done == list(range(1, len(done) + 1)) and len(done) >= 3
+    assert now[0] == pytest.approx(10)  # tried until the budget was spent, never past it
+    assert all(0 <= w <= 4 for w in waits)
+    assert list(tries(Backoff(budget=0), sleep=sleep, clock=lambda: now[0])) == [1]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 import shutil
 import statistics
 import sys
@@ -34,8 +35,10 @@ from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_monorepo import Monorepo, make_monorepo, project_name
 from tests.github.gh_world import git
 
+RETRY = re.compile(r"re-applied on \S* after ([0-9.]+) s")
 
-def one_round(mono: Monorepo, merge: str, names: list[str]) -> tuple[int, int, int, float]:
+
+def one_round(mono: Monorepo, merge: str, names: list[str]) -> tuple[int, int, int, float, float]:
     git(mono.world.origin, "update-ref", "-d", "refs/heads/averos-state")  # a fresh start
     jobs_ready = [mono.prepare("push", mono.world.push_event(merge), merge, p) for p in names]
     started = time.perf_counter()
@@ -52,12 +55,13 @@ def one_round(mono: Monorepo, merge: str, names: list[str]) -> tuple[int, int, i
     left = [p for p in files if p.endswith(("/apply.json", "/checkpoints.json"))]
     if left and landed == len(names):
         raise SystemExit(f"every job landed but claims or checkpoints were left: {left}")
-    retries = sum(r.stdout.count("re-applied on") for r in results)
+    waits = [float(w) for r in results for w in RETRY.findall(r.stdout)]
+    retries = len(waits)
     replans = sum(r.stdout.count("re-planning") for r in results)
     for name, r in zip(names, results, strict=True):
         if r.code != 0:
             print(f"  {name} exit {r.code}: {r.stderr.strip().splitlines()[-1:]}")
-    return landed, retries, replans, wall
+    return landed, retries, replans, wall, sum(waits) / len(names)
 
 
 def main() -> None:
@@ -96,11 +100,11 @@ def main() -> None:
         merge = mono.merge(1, "apps")
         rounds = []
         for n in range(runs):
-            landed, retries, replans, wall = one_round(mono, merge, names)
-            rounds.append((landed, retries, replans, wall))
+            landed, retries, replans, wall, slept = one_round(mono, merge, names)
+            rounds.append((landed, retries, replans, wall, slept))
             print(
                 f"round {n + 1}: landed {landed}/{count}, retries {retries}, "
-                f"re-plans {replans}, wall {wall:.2f} s"
+                f"re-plans {replans}, wall {wall:.2f} s, back-off {slept:.2f} s per job"
             )
     finally:
         server.stop()
@@ -110,6 +114,8 @@ def main() -> None:
     print(f"landed (median): {landed_m:g}/{count}")
     print(f"retries (median): {statistics.median(r[1] for r in rounds):g}")
     print(f"re-plans (median): {statistics.median(r[2] for r in rounds):g}")
+    slept_m = statistics.median(r[4] for r in rounds)
+    print(f"back-off waited per job (median): {slept_m:.2f} s")
     wall_m = statistics.median(r[3] for r in rounds)
     print(f"wall time (median): {wall_m:.2f} s ({wall_m / count:.2f} s per project)")
     if landed_m < count:

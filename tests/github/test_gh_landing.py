@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from averos_ci.errors import ConfigError
 from averos_ci.github.landing import Backoff, land, tries
 from averos_ci.github.settings import load_settings
 from averos_ci.github.state_branch import GitError, StateBranch
@@ -135,3 +136,11 @@ def test_tries_sleep_between_and_stop_when_the_budget_is_spent() -> None:
     assert now[0] == pytest.approx(10)  # tried until the budget was spent, never past it
     assert all(0 <= w <= 4 for w in waits)
     assert list(tries(Backoff(budget=0), sleep=sleep, clock=lambda: now[0])) == [1]
+
+
+def test_out_of_range_back_off_setting_is_a_located_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="/github/pushRetrySeconds") as err:
+        load_settings(
+            {"pushRetrySeconds": -1}, config_path=tmp_path / "averos.config.json", repo_root=None
+        )
+    assert err.value.hint

@@ -34,6 +34,7 @@ from averos_ci.github.context import FlowContext
 from averos_ci.github.errors import ApplyConflicts, ApplyRefused
 from averos_ci.github.events import PushEvent
 from averos_ci.github.keep import keep_workspace, record_location
+from averos_ci.github.landing import Backoff, land
 from averos_ci.github.markdown import code, escape
 from averos_ci.github.policy_gate import refuse_violations
 from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
@@ -167,10 +168,13 @@ def _apply(
             src=proj,
             message=f"averos-ci: {project}: claim apply of {plan.plan_hash[:12]}",
         )
-        if sb.push(commit):
-            tip = commit
+        landed = land(
+            sb, project=project, commit=commit, base=tip, backoff=Backoff.from_settings(s)
+        )
+        if landed is not None:  # None: this project's own folder moved, so re-plan
+            tip = landed.tip
             break
-        print(f"{sb.branch} moved; re-fetching and re-planning")
+        print(f"{project}/ on {sb.branch} moved; re-fetching and re-planning")
     else:
         raise ApplyRefused(
             f"{sb.branch!r} kept moving; gave up after {s.push_attempts} attempts",
@@ -218,7 +222,7 @@ def _execute(
             f"resuming an interrupted apply of {plan.plan_hash[:12]} ({count} workspace "
             "file(s) restored)"
         )
-    writer = ProjectWriter(sb, project, proj, tip, s.push_attempts)
+    writer = ProjectWriter(sb, project, proj, tip, Backoff.from_settings(s))
     pusher = ProgressPusher(ctx, writer, s.progress_interval_seconds)
     logs = _reports_dir(ctx) / "logs"  # per-node logs and driver stderr outlive the job's tmp
     config = ctx.config.with_overrides(

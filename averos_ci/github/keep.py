@@ -19,6 +19,7 @@ from pathlib import Path
 from averos_ci._fs import atomic_write_text
 from averos_ci.github.actions_env import annotate
 from averos_ci.github.context import FlowContext
+from averos_ci.github.landing import Backoff, tries
 from averos_ci.github.markdown import code
 from averos_ci.github.settings import CommitWorkspace
 from averos_ci.github.state_branch import GitError
@@ -78,7 +79,7 @@ def _push(
 ) -> str | None:
     """Commit on the branch tip and push (no force); the commit, or None after the retries."""
     target = ctx.branch(branch)
-    for _ in range(ctx.settings.push_attempts):
+    for _ in tries(Backoff.from_settings(ctx.settings)):  # parallel projects' jobs push too
         parent = target.fetch() or sha
         commit = target.commit_paths(parent=parent, changes=changes, message=_message(plan, sha))
         if target.push(commit):

@@ -1,6 +1,7 @@
 """Writing one project's directory of the state branch while an apply runs: optimistic
-pushes that rebase over other projects' commits, and a RunnerEventListener that pushes
-checkpoints and the partly generated workspace after finished nodes."""
+pushes that re-apply over other projects' commits (averos_ci.github.landing), and a
+RunnerEventListener that pushes checkpoints and the partly generated workspace after
+finished nodes."""
 
 from __future__ import annotations
 
@@ -10,40 +11,40 @@ from typing import Any
 
 from averos_ci.github.context import FlowContext
 from averos_ci.github.errors import ApplyRefused
-from averos_ci.github.state_branch import GitError, StateBranch
+from averos_ci.github.landing import Backoff, land
+from averos_ci.github.state_branch import StateBranch
 from averos_ci.github.workspace import changed_files, snapshot
 
 PARTIAL = "partial-workspace"
 
 
 class ProjectWriter:
-    """Pushes ``<project>/`` of the state branch; rebases over foreign commits that leave
-    this project alone, and refuses when someone else changed it."""
+    """Pushes ``<project>/`` of the state branch; re-applies it over other projects' commits
+    (:func:`~averos_ci.github.landing.land`: back-off, time budget), and refuses when someone
+    else changed this project."""
 
     def __init__(
-        self, sb: StateBranch, project: str, src: Path, tip: str | None, attempts: int
+        self, sb: StateBranch, project: str, src: Path, tip: str | None, backoff: Backoff
     ) -> None:
-        self.sb, self.project, self.src, self.tip, self.attempts = sb, project, src, tip, attempts
+        self.sb, self.project, self.src, self.tip = sb, project, src, tip
+        self.backoff = backoff
+        self.retries = 0  # pushes re-applied over other projects' commits, for the report
 
     def push(self, message: str) -> None:
-        for _ in range(self.attempts):
-            commit = self.sb.commit(
-                parent=self.tip, subdir=self.project, src=self.src, message=message
+        commit = self.sb.commit(parent=self.tip, subdir=self.project, src=self.src, message=message)
+        landed = land(
+            self.sb, project=self.project, commit=commit, base=self.tip, backoff=self.backoff
+        )
+        if landed is None:
+            raise ApplyRefused(
+                f"the state of project {self.project!r} on "
+                f"{self.sb.branch!r} was changed by another job during "
+                "this apply",
+                hint="`averos-ci state show` says what is there now (e.g. an "
+                "`averos-ci state abandon`); re-run the job to apply again",
             )
-            if self.sb.push(commit):
-                self.tip = commit
-                return
-            new = self.sb.fetch()
-            if self.sb.subtree(new, self.project) != self.sb.subtree(self.tip, self.project):
-                raise ApplyRefused(
-                    f"the state of project {self.project!r} on "
-                    f"{self.sb.branch!r} was changed by another job during "
-                    "this apply",
-                    hint="`averos-ci state show` says what is there now (e.g. an "
-                    "`averos-ci state abandon`); re-run the job to apply again",
-                )
-            self.tip = new
-        raise GitError(f"could not push {self.sb.branch!r} after {self.attempts} attempts")
+        self.tip = landed.tip
+        self.retries += landed.retries
 
 
 class ProgressPusher:

@@ -47,7 +47,14 @@ class GitHubSettings(BaseModel):
     status_context: str = Field(default="averos-ci/plan", min_length=1, max_length=100)
     bot_login: str = "github-actions[bot]"
     progress_interval_seconds: float = Field(default=5.0, ge=0)
+    # Re-plans when this project's own folder on the state branch moved during the claim.
     push_attempts: int = Field(default=8, ge=1, le=50)
+    # A push rejected because other projects' jobs moved the state branch is re-applied on
+    # the new tip (averos_ci.github.landing): full-jitter exponential back-off from
+    # pushBackoffSeconds up to pushBackoffMaxSeconds, for at most pushRetrySeconds.
+    push_retry_seconds: float = Field(default=600.0, ge=0, le=3600)
+    push_backoff_seconds: float = Field(default=0.5, ge=0, le=60)
+    push_backoff_max_seconds: float = Field(default=15.0, ge=0, le=300)
     api_timeout_seconds: float = Field(default=30.0, gt=0)
     api_max_retries: int = Field(default=4, ge=0, le=10)
     api_max_wait_seconds: float = Field(default=60.0, ge=0)

@@ -323,6 +323,21 @@ class StateBranch:
                 g.commit_tree(tree, "-p", parent, "-m", message, env={**env, **self._env, **who})
             ).strip()
 
+    def replant(self, commit: str, *, onto: str | None, subdir: str) -> str:
+        """``commit``'s ``subdir/`` re-applied onto ``onto``: a commit (same message) whose
+        tree is ``onto``'s with that folder replaced — a rebase over other folders' commits."""
+        with self._scratch_index() as env:
+            g = self.repo.git
+            g.read_tree(onto or "--empty", env=env)
+            g.rm("-r", "--cached", "--quiet", "--ignore-unmatch", "--", subdir, env=env)
+            folder = self.subtree(commit, subdir)
+            if folder is not None:
+                g.read_tree(f"--prefix={subdir}/", folder, env=env)
+            tree = str(g.write_tree(env=env)).strip()
+            message = str(self.repo.commit(commit).message).rstrip("\n")
+            args = [tree, "-m", message] + (["-p", onto] if onto else [])
+            return str(g.commit_tree(*args, env={**env, **self._env})).strip()
+
     def subtree(self, tip: str | None, subdir: str) -> str | None:
         """The tree id of ``subdir`` at ``tip`` (``None``: absent) — to detect foreign edits."""
         if tip is None:

@@ -10,6 +10,7 @@ import pytest
 
 from averos_ci.github.actions_env import ActionsEnv, StepReport
 from averos_ci.github.errors import ApplyRefused
+from averos_ci.github.landing import Backoff
 from averos_ci.github.progress import ProjectWriter
 from averos_ci.github.state_branch import StateBranch, token_auth_env
 from tests.github.gh_world import git
@@ -79,7 +80,7 @@ def test_writer_rebases_over_other_projects_and_refuses_foreign_edits(
     mine = write(tmp_path / "mine", {"state.json": '{"v": 1}\n'})
     assert sa.push(sa.commit(parent=None, subdir="mine", src=mine, message="start"))
     tip = sa.fetch()
-    writer = ProjectWriter(sa, "mine", mine, tip, attempts=3)
+    writer = ProjectWriter(sa, "mine", mine, tip, Backoff(first=0, budget=5))
     # another job lands a commit for another project meanwhile
     other = write(tmp_path / "other", {"state.json": '{"o": 1}\n'})
     assert sb_.push(sb_.commit(parent=sb_.fetch(), subdir="other", src=other, message="o"))

@@ -35,6 +35,7 @@ from averos_ci.github.errors import ApplyConflicts, ApplyRefused
 from averos_ci.github.events import PushEvent
 from averos_ci.github.keep import keep_workspace, record_location
 from averos_ci.github.markdown import code, escape
+from averos_ci.github.outdated import mark_outdated
 from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
 from averos_ci.github.restore import restore_generated
 from averos_ci.github.state_branch import StateBranch
@@ -293,6 +294,7 @@ def _execute(
             + where
             + _run_link(ctx),
         )
+    mark_outdated(ctx, plan_hash=plan.plan_hash, merged=number)  # other PRs' plans of it
     return ApplyResult(plan, True, True, number, resumed, summary)
 
 

@@ -24,7 +24,9 @@ from averos_ci.github.approvals import (
 from averos_ci.github.comment import ApprovalRef, find_sticky, parse_command, restamp, status_text
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import IssueCommentEvent, PullRequestReviewEvent
+from averos_ci.github.gate import set_project_status
 from averos_ci.github.markdown import escape
+from averos_ci.github.outdated import OUTDATED_STATUS, PLAN_COMMAND, is_outdated
 from averos_ci.github.trust import trust_base
 
 NOT_COUNTED = "approval not counted"
@@ -102,6 +104,11 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         refusal = Refusal(
             f"this review is for commit {commit_id[:12]}, the plan for {meta.head_sha[:12]}"
         )
+    elif is_outdated(sticky.body):
+        refusal = Refusal(
+            "the plan is outdated: the project's state moved since it was computed",
+            f"Comment `{PLAN_COMMAND}` (or push) to re-plan, then approve the new plan.",
+        )
     elif not meta.has_changes:
         refusal = Refusal("the plan has no changes: nothing to approve")
     elif not meta.applicable:
@@ -156,12 +163,13 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
     if source.kind == "comment":
         client.react(source.id, "+1")
     if approvers:
-        client.set_status(
+        set_project_status(
+            ctx,
             meta.head_sha,
             state="success",
-            context=s.status_context,
             description=f"plan {meta.plan_hash[:12]} approved by {', '.join(approvers)}",
-            target_url=ctx.env.run_url,
+            base=str((pr.get("base") or {}).get("sha") or "") or None,
+            pr_number=number,
         )
     print(f"approval by {login} counted for plan {meta.plan_hash}")
     ctx.report.set(approved=bool(approvers), plan_hash=meta.plan_hash, has_changes=True)
@@ -200,12 +208,15 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
             if approvers
             else f"plan {meta.plan_hash[:12]} awaits approval"
         )
-        client.set_status(
+        if is_outdated(sticky.body):  # the state moved: only a re-plan makes it current
+            state, text = "pending", OUTDATED_STATUS
+        set_project_status(
+            ctx,
             head,
             state=state,
-            context=s.status_context,
             description=text,
-            target_url=ctx.env.run_url,
+            base=str((pr.get("base") or {}).get("sha") or "") or None,
+            pr_number=number,
         )
     ctx.report.set(approved=bool(approvers) or not meta.has_changes, plan_hash=meta.plan_hash)
     print(f"approvals re-derived: {', '.join(approvers) or 'none'}")

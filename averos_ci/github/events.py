@@ -132,7 +132,29 @@ class WorkflowRunEvent(_Payload):
     repository: Repo
 
 
-Event = PullRequestEvent | IssueCommentEvent | PullRequestReviewEvent | PushEvent | WorkflowRunEvent
+class MergeGroup(_Payload):
+    head_sha: str
+    head_ref: str
+    base_ref: str
+    base_sha: str | None = None  # newer payloads carry it; else the base branch is fetched
+
+
+class MergeGroupEvent(_Payload):
+    """``merge_group`` (``checks_requested``): a merge queue asks for the required checks."""
+
+    action: str
+    merge_group: MergeGroup
+    repository: Repo
+
+
+Event = (
+    PullRequestEvent
+    | IssueCommentEvent
+    | PullRequestReviewEvent
+    | PushEvent
+    | WorkflowRunEvent
+    | MergeGroupEvent
+)
 
 MODELS: dict[str, type[_Payload]] = {
     "pull_request": PullRequestEvent,
@@ -141,6 +163,7 @@ MODELS: dict[str, type[_Payload]] = {
     "pull_request_review": PullRequestReviewEvent,
     "push": PushEvent,
     "workflow_run": WorkflowRunEvent,
+    "merge_group": MergeGroupEvent,
 }
 
 
@@ -186,6 +209,7 @@ def load_event(name: str, path: str | Path) -> Event:
         | IssueCommentEvent
         | PullRequestReviewEvent
         | PushEvent
-        | WorkflowRunEvent,
+        | WorkflowRunEvent
+        | MergeGroupEvent,
     )
     return event

@@ -21,7 +21,17 @@ from averos_ci.github.approvals import (
     current_approvers,
     pin_refusal,
 )
-from averos_ci.github.comment import ApprovalRef, find_sticky, parse_command, restamp, status_text
+from averos_ci.github.comment import (
+    MARKER_RE,
+    PIN_CHARS,
+    ApprovalRef,
+    PlanMeta,
+    StickyComment,
+    find_sticky,
+    parse_command,
+    restamp,
+    status_text,
+)
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import IssueCommentEvent, PullRequestReviewEvent
 from averos_ci.github.gate import set_project_status
@@ -135,6 +145,11 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         refusal = check_approver(
             client, login=login, pr_number=number, pr_author=author, settings=s
         )
+    body = event.comment.body if isinstance(event, IssueCommentEvent) else event.review.body
+    if refusal is not None and _other_project(comments, body, sticky, ctx.project, ctx.bot_login()):
+        # A monorepo's approve matrix runs once per project: another project's job answers.
+        print(f"this approval is for another project's plan, not {ctx.project}'s: ignored")
+        return ApproveOutcome(False)
     if refusal is not None:
         reply = f"{escape('@' + login)}: {NOT_COUNTED} — {escape(refusal.reason)}." + (
             f"\n\n{refusal.hint}" if refusal.hint else ""
@@ -174,6 +189,32 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
     print(f"approval by {login} counted for plan {meta.plan_hash}")
     ctx.report.set(approved=bool(approvers), plan_hash=meta.plan_hash, has_changes=True)
     return ApproveOutcome(bool(approvers), None, tuple(approvers), meta.plan_hash)
+
+
+def _other_project(
+    comments: list[dict[str, Any]],
+    body: str | None,
+    sticky: StickyComment | None,
+    project: str,
+    bot_login: str,
+) -> bool:
+    """Whether the command is another project's business: this project has no plan on the PR
+    while others do, or its pin matches another project's plan (and not this one's)."""
+    others = [
+        m
+        for c in comments
+        if (c.get("user") or {}).get("login") == bot_login
+        and (match := MARKER_RE.match(str(c.get("body") or "")))
+        and match.group(1) != project
+        and (m := PlanMeta.decode(str(c.get("body") or ""))) is not None
+    ]
+    if sticky is None:
+        return bool(others)
+    prefix = parse_command(body)[1]
+    if not prefix or len(prefix) < PIN_CHARS or prefix == "!invalid":
+        return False
+    mine = sticky.meta is not None and sticky.meta.plan_hash.startswith(prefix)
+    return not mine and any(m.plan_hash.startswith(prefix) for m in others)
 
 
 def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:

@@ -115,20 +115,29 @@ def state(fake: FakeGitHub, sha: str, context: str) -> str:
 
 
 def approve(world: World, number: int, project: str, main: str, user: str = "bob") -> JobResult:
+    """One ``/averos approve`` comment; the approve matrix runs a job for every project (each
+    from the default branch), only the pinned project's job acts on it."""
     meta = meta_of(world.fake, number, project)
     c = world.fake.add_comment(number, user=user, body=f"/averos approve {meta.plan_hash[:12]}")
-    return job(
-        world, "issue_comment", world.comment_event(number, c), main, "approve", config_of(project)
+    payload = world.comment_event(number, c)
+    results = dict(
+        zip(PROJECTS, matrix(world, "issue_comment", payload, main, "approve"), strict=True)
     )
+    for p, r in results.items():
+        assert r.code == 0, r.stdout + r.stderr
+        if p != project:
+            assert "ignored" in r.stdout and r.outputs.get("approved") != "true", r.stdout
+    return results[project]
 
 
 def test_three_projects_one_gate_outdated_and_merge_queue(world: World, fake: FakeGitHub) -> None:
     main = fake.base_sha
-    files = {f"{p}/todoapp.manifest.yaml": manifest_variant(1) for p in PROJECTS}
+    # different changes per project: identical plans would share one planHash
+    files = {f"{p}/todoapp.manifest.yaml": manifest_variant(i + 1) for i, p in enumerate(PROJECTS)}
     head1 = world.commit("feat1", files, "touch three projects")
     fake.add_pull(1, author="alice", head_sha=head1, head_ref="feat1")
     # a second PR, touching only p2, planned while #1 is open
-    head2 = world.commit("feat2", {"apps/p2/todoapp.manifest.yaml": manifest_variant(3)}, "p2")
+    head2 = world.commit("feat2", {"apps/p2/todoapp.manifest.yaml": manifest_variant(5)}, "p2")
     fake.add_pull(2, author="alice", head_sha=head2, head_ref="feat2")
 
     # -- discovery gives the matrix the workflow fans out over
@@ -238,7 +247,7 @@ def test_three_projects_one_gate_outdated_and_merge_queue(world: World, fake: Fa
 
     # -- an unapproved plan in the queue -> failure with the reason, the job fails
     head3 = world.commit(
-        "feat3", {"apps/p3/todoapp.manifest.yaml": manifest_variant(5)}, "p3", base="main"
+        "feat3", {"apps/p3/todoapp.manifest.yaml": manifest_variant(6)}, "p3", base="main"
     )
     fake.add_pull(3, author="alice", head_sha=head3, head_ref="feat3")
     r = job(
@@ -259,6 +268,8 @@ def test_three_projects_one_gate_outdated_and_merge_queue(world: World, fake: Fa
     assert st is not None and st["state"] == "failure"
     assert "#3 has no valid approval" in st["description"], st
     assert {c["user"]["login"] for c in fake.bot_comments(1)} == {BOT}
+    # the approve matrix answered each approval once: no refusal from the other projects' jobs
+    assert not [c for c in fake.bot_comments(1) if "not counted" in c["body"]]
 
 
 def queue_group(world: World, number: int, branch: str, base: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from averos_ci.config import CONFIG_FILE_NAME, default_config
-from averos_ci.errors import AverosCIError
+from averos_ci.errors import AverosCIError, InputError
 from averos_ci.github.actions_env import ActionsEnv, StepReport, annotate
 from averos_ci.github.api import GitHubClient
 from averos_ci.github.context import FlowContext
@@ -114,6 +114,9 @@ def touched_projects(
     projects = discover_projects(ctx.repo_root)
     if len(projects) <= 1 or not base or not base.strip("0"):
         return None
+    for sha in (base, head):  # from event payloads: never an option to git
+        if not re.fullmatch(r"[0-9a-f]{40}", sha):
+            raise InputError(f"{sha[:64]!r} is not a commit sha")
     _ensure_commits(ctx, (base, head), pr_number=pr_number)
     return [p.name for p in changed_projects(projects, root=ctx.repo_root, base=base, head=head)]
 
@@ -246,6 +249,9 @@ def _gate_for_event(ctx: FlowContext, event: Event, *, trusted: bool) -> Gate | 
     if isinstance(event, PullRequestEvent):
         pr = event.pull_request
         head, base, number = pr.head.sha, pr.base.sha, pr.number
+    elif isinstance(event, IssueCommentEvent) and event.issue.pull_request is None:
+        print("a comment on an issue, not a pull request: no status to gate")
+        return None
     elif isinstance(event, IssueCommentEvent | PullRequestReviewEvent):
         number = (
             event.issue.number
@@ -256,7 +262,10 @@ def _gate_for_event(ctx: FlowContext, event: Event, *, trusted: bool) -> Gate | 
         head = str((data.get("head") or {}).get("sha") or "")
         base = str((data.get("base") or {}).get("sha") or "")
     elif isinstance(event, MergeGroupEvent):
-        head, base = event.merge_group.head_sha, event.merge_group.base_sha or ""
+        from averos_ci.github.merge_group import fetch_base
+
+        group = event.merge_group
+        head, base = group.head_sha, group.base_sha or fetch_base(ctx, group.base_ref)
     else:
         print(f"'{ctx.env.event_name}' event: no pull request status to gate")
         return None

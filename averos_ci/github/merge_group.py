@@ -59,7 +59,7 @@ def check_merge_group(ctx: FlowContext, event: MergeGroupEvent) -> MergeGroupOut
                 f"/merge_group: {sha[:64]!r} is not a commit sha", path=ctx.env.event_path
             )
     try:
-        base = group.base_sha or _fetch_base(ctx, group.base_ref)
+        base = group.base_sha or fetch_base(ctx, group.base_ref)
         trust_base(ctx, base)  # the approval rules of the branch the queue merges into
         outcome = _check(ctx, head, base, group.head_ref)
     except MergeGroupRefused:
@@ -160,7 +160,7 @@ def group_pulls(ctx: FlowContext, *, base: str, head: str, head_ref: str) -> lis
     return list(dict.fromkeys(found))
 
 
-def _fetch_base(ctx: FlowContext, base_ref: str) -> str:
+def fetch_base(ctx: FlowContext, base_ref: str) -> str:
     """Older payloads have no ``base_sha``: the base branch's tip, fetched now."""
     branch = base_ref.removeprefix("refs/heads/")
     private = f"refs/averos-ci/queue-base/{branch}"

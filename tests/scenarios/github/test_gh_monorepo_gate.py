@@ -303,3 +303,23 @@ def merge_group_event(world: World, sha: str, number: int) -> dict[str, Any]:
     payload["merge_group"].update(head_sha=sha, head_ref=f"refs/heads/{queue_ref(number, sha)}")
     assert payload["merge_group"]["base_ref"] == "refs/heads/main"
     return payload
+
+
+def test_the_gate_resolves_when_no_project_changed(world: World, fake: FakeGitHub) -> None:
+    """The discover matrix is empty, no plan runs: the required status must still resolve."""
+    head = world.commit("docs", {"README.md": "docs only\n"}, "docs")
+    fake.add_pull(1, author="alice", head_sha=head, head_ref="docs")
+    r = job(world, "pull_request", world.pr_event("opened", 1), head, "gate")
+    assert r.code == 0, r.stdout + r.stderr
+    st = fake.context_status(head, GATE)
+    assert st is not None and (st["state"], st["description"]) == (
+        "success",
+        "no Averos project changed",
+    )
+    # a project the diff says changed but that has no status yet keeps the gate pending
+    head2 = world.commit("docs", {"apps/p1/todoapp.manifest.yaml": manifest_variant(2)}, "p1")
+    fake.push_head(1, head2)
+    r = job(world, "pull_request", world.pr_event("synchronize", 1), head2, "gate")
+    assert r.code == 0, r.stdout + r.stderr
+    assert state(fake, head2, GATE) == "pending"
+    assert "waiting for the plan" in fake.context_status(head2, GATE)["description"]  # type: ignore[index]

@@ -1,4 +1,4 @@
-"""``averos-ci github <plan|approve|apply|auto>``: the GitHub Actions flow."""
+"""``averos-ci github <plan|approve|apply|auto|gate>``: the GitHub Actions flow."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def _run(command: str, config: Path | None) -> int:
 
 @github_app.command()
 def plan(config: ConfigOption = None) -> int:
-    """pull_request: post the plan (sticky comment) and the averos-ci/plan status."""
+    """pull_request: post the plan (sticky comment) and the averos-ci/plan statuses;
+    merge_group: check that the group's plan is approved."""
     return _run("plan", config)
 
 
@@ -66,3 +67,9 @@ def apply(config: ConfigOption = None) -> int:
 def auto(config: ConfigOption = None) -> int:
     """Dispatch on $GITHUB_EVENT_NAME (plan / approve / apply)."""
     return _run("auto", config)
+
+
+@github_app.command()
+def gate(config: ConfigOption = None) -> int:
+    """After the plan/approve matrix: set the aggregate averos-ci/plan status of the change."""
+    return _run("gate", config)

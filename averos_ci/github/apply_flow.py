@@ -36,6 +36,7 @@ from averos_ci.github.events import PushEvent
 from averos_ci.github.keep import keep_workspace, record_location
 from averos_ci.github.landing import Backoff, land
 from averos_ci.github.markdown import code, escape
+from averos_ci.github.outdated import mark_outdated
 from averos_ci.github.policy_gate import refuse_violations
 from averos_ci.github.progress import PARTIAL, ProgressPusher, ProjectWriter
 from averos_ci.github.restore import restore_generated
@@ -304,6 +305,7 @@ def _execute(
             + where
             + run_link(ctx),
         )
+    mark_outdated(ctx, plan_hash=plan.plan_hash, merged=number)  # other PRs' plans of it
     return ApplyResult(plan, True, True, number, resumed, summary)
 
 

@@ -25,8 +25,11 @@ from averos_ci.github.approvals import (
     plain_review_refusal,
 )
 from averos_ci.github.comment import (
+    MARKER_RE,
+    PIN_CHARS,
     ApprovalRef,
     PlanMeta,
+    StickyComment,
     approve_line,
     find_sticky,
     parse_command,
@@ -35,7 +38,9 @@ from averos_ci.github.comment import (
 )
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import IssueCommentEvent, PullRequestReviewEvent
+from averos_ci.github.gate import set_project_status
 from averos_ci.github.markdown import escape
+from averos_ci.github.outdated import OUTDATED_STATUS, PLAN_COMMAND, is_outdated
 from averos_ci.github.policy_gate import gate_from_meta, status_for
 from averos_ci.github.trust import trust_base
 from averos_ci.state.model import state_hash
@@ -115,6 +120,11 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         refusal = Refusal(
             f"this review is for commit {commit_id[:12]}, the plan for {meta.head_sha[:12]}"
         )
+    elif is_outdated(sticky.body):
+        refusal = Refusal(
+            "the plan is outdated: the project's state moved since it was computed",
+            f"Comment `{PLAN_COMMAND}` (or push) to re-plan, then approve the new plan.",
+        )
     elif not meta.has_changes:
         refusal = Refusal("the plan has no changes: nothing to approve")
     elif not meta.applicable:
@@ -137,6 +147,11 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         refusal = check_approver(
             client, login=login, pr_number=number, pr_author=author, settings=s
         )
+    body = event.comment.body if isinstance(event, IssueCommentEvent) else event.review.body
+    if refusal is not None and _other_project(comments, body, sticky, ctx.project, ctx.bot_login()):
+        # A monorepo's approve matrix runs once per project: another project's job answers.
+        print(f"this approval is for another project's plan, not {ctx.project}'s: ignored")
+        return ApproveOutcome(False)
     if refusal is not None:
         reply = f"{escape('@' + login)}: {NOT_COUNTED} — {escape(refusal.reason)}." + (
             f"\n\n{refusal.hint}" if refusal.hint else ""
@@ -175,12 +190,13 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         client.react(source.id, "+1")
     if approvers:
         state, text = status_for(meta.plan_hash, approvers, g)
-        client.set_status(
+        set_project_status(
+            ctx,
             meta.head_sha,
             state=state,
-            context=s.status_context,
             description=text,
-            target_url=ctx.env.run_url,
+            base=str((pr.get("base") or {}).get("sha") or "") or None,
+            pr_number=number,
         )
     approved = bool(approvers) and g.passed
     print(f"approval by {login} counted for plan {meta.plan_hash}")
@@ -190,6 +206,32 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         print("the pull request is merged: the apply workflow's issue_comment trigger applies it")
     ctx.report.set(approved=approved, plan_hash=meta.plan_hash, has_changes=True)
     return ApproveOutcome(approved, None, tuple(approvers), meta.plan_hash)
+
+
+def _other_project(
+    comments: list[dict[str, Any]],
+    body: str | None,
+    sticky: StickyComment | None,
+    project: str,
+    bot_login: str,
+) -> bool:
+    """Whether the command is another project's business: this project has no plan on the PR
+    while others do, or its pin matches another project's plan (and not this one's)."""
+    others = [
+        m
+        for c in comments
+        if (c.get("user") or {}).get("login") == bot_login
+        and (match := MARKER_RE.match(str(c.get("body") or "")))
+        and match.group(1) != project
+        and (m := PlanMeta.decode(str(c.get("body") or ""))) is not None
+    ]
+    if sticky is None:
+        return bool(others)
+    prefix = parse_command(body)[1]
+    if not prefix or len(prefix) < PIN_CHARS or prefix == "!invalid":
+        return False
+    mine = sticky.meta is not None and sticky.meta.plan_hash.startswith(prefix)
+    return not mine and any(m.plan_hash.startswith(prefix) for m in others)
 
 
 def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
@@ -228,12 +270,15 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
     )
     if meta.has_changes and meta.applicable:
         state, text = status_for(meta.plan_hash, approvers, g)
-        client.set_status(
+        if is_outdated(sticky.body):  # the state moved: only a re-plan makes it current
+            state, text = "pending", OUTDATED_STATUS
+        set_project_status(
+            ctx,
             head,
             state=state,
-            context=s.status_context,
             description=text,
-            target_url=ctx.env.run_url,
+            base=str((pr.get("base") or {}).get("sha") or "") or None,
+            pr_number=number,
         )
     approved = not g.violations and (not meta.has_changes or (bool(approvers) and g.passed))
     ctx.report.set(approved=approved, plan_hash=meta.plan_hash)

@@ -142,6 +142,21 @@ class WorkflowDispatchEvent(_Payload):
     repository: Repo
 
 
+class MergeGroup(_Payload):
+    head_sha: str
+    head_ref: str
+    base_ref: str
+    base_sha: str | None = None  # newer payloads carry it; else the base branch is fetched
+
+
+class MergeGroupEvent(_Payload):
+    """``merge_group`` (``checks_requested``): a merge queue asks for the required checks."""
+
+    action: str
+    merge_group: MergeGroup
+    repository: Repo
+
+
 Event = (
     PullRequestEvent
     | IssueCommentEvent
@@ -149,6 +164,7 @@ Event = (
     | PushEvent
     | WorkflowRunEvent
     | WorkflowDispatchEvent
+    | MergeGroupEvent
 )
 
 MODELS: dict[str, type[_Payload]] = {
@@ -159,6 +175,7 @@ MODELS: dict[str, type[_Payload]] = {
     "push": PushEvent,
     "workflow_run": WorkflowRunEvent,
     "workflow_dispatch": WorkflowDispatchEvent,
+    "merge_group": MergeGroupEvent,
 }
 
 
@@ -205,6 +222,7 @@ def load_event(name: str, path: str | Path) -> Event:
         | PullRequestReviewEvent
         | PushEvent
         | WorkflowRunEvent
-        | WorkflowDispatchEvent,
+        | WorkflowDispatchEvent
+        | MergeGroupEvent,
     )
     return event

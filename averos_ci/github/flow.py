@@ -14,6 +14,7 @@ from averos_ci.github.api import GitHubAPIError
 from averos_ci.github.context import open_context
 from averos_ci.github.events import (
     IssueCommentEvent,
+    MergeGroupEvent,
     PullRequestEvent,
     PullRequestReviewEvent,
     PushEvent,
@@ -22,9 +23,20 @@ from averos_ci.github.events import (
     load_event,
 )
 
-COMMANDS = ("plan", "approve", "apply", "auto")
+
+def replan_requested(event: IssueCommentEvent) -> bool:
+    from averos_ci.github.outdated import is_plan_command
+
+    return (
+        event.action == "created"
+        and event.issue.pull_request is not None
+        and is_plan_command(event.comment.body)
+    )
+
+
+COMMANDS = ("plan", "approve", "apply", "auto", "gate")
 _EXPECTED: dict[str, tuple[type[Any], ...]] = {
-    "plan": (PullRequestEvent, WorkflowRunEvent),
+    "plan": (PullRequestEvent, WorkflowRunEvent, MergeGroupEvent),
     "approve": (IssueCommentEvent, PullRequestReviewEvent),
     "apply": (PushEvent, WorkflowDispatchEvent),
 }
@@ -47,6 +59,10 @@ def run_github(
     """
     if command not in COMMANDS:
         raise InputError(f"unknown command {command!r}", hint=f"use one of {', '.join(COMMANDS)}")
+    if command == "gate":  # the aggregate status; runs without a project config too
+        from averos_ci.github.gate import gate_command
+
+        return gate_command(config_path=config_path, environ=environ, transport=transport)
     try:
         ctx = open_context(config_path=config_path, environ=environ, transport=transport)
     except AverosCIError as exc:
@@ -67,6 +83,10 @@ def run_github(
                 hint="use 'averos-ci github auto' to dispatch on the event",
             )
         if command == "plan":
+            if isinstance(event, MergeGroupEvent):
+                from averos_ci.github.merge_group import check_merge_group
+
+                return check_merge_group(ctx, event)
             if isinstance(event, WorkflowRunEvent):
                 from averos_ci.github.fork_flow import plan_fork_run
 
@@ -79,6 +99,10 @@ def run_github(
             from averos_ci.github.approve_flow import approve
 
             assert isinstance(event, IssueCommentEvent | PullRequestReviewEvent)
+            if isinstance(event, IssueCommentEvent) and replan_requested(event):
+                from averos_ci.github.replan import replan
+
+                return replan(ctx, event)
             try:
                 return approve(ctx, event)
             except GitHubAPIError as exc:

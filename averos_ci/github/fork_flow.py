@@ -43,13 +43,19 @@ def plan_fork_run(ctx: FlowContext, event: WorkflowRunEvent) -> PlanOutcome:
         pr = PullRequest.model_validate(found[0])
     except ValidationError:
         raise GitHubAPIError("GET /pulls: unexpected pull request shape") from None
+    return plan_pull_head(ctx, pr, run.head_sha)
+
+
+def plan_pull_head(ctx: FlowContext, pr: PullRequest, head_sha: str) -> PlanOutcome:
+    """Plan the manifest of ``pr`` at ``head_sha``, read as data (never checked out), and
+    publish it with the repository's token (also ``/averos plan``)."""
     try:
         rel = ctx.config.manifest_path.resolve().relative_to(ctx.repo_root)
     except ValueError:
         raise InputError(
             "manifestPath is outside the repository", path=ctx.config.config_path
         ) from None
-    data = ctx.state_branch().read_pull_file(pr.number, run.head_sha, rel.as_posix())
+    data = ctx.state_branch().read_pull_file(pr.number, head_sha, rel.as_posix())
     if data is None:
         print(f"pull request #{pr.number} has no {rel.as_posix()}: nothing to plan")
         return NOTHING

@@ -26,6 +26,7 @@ from averos_ci.github.comment import (
 )
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import PullRequest, PullRequestEvent, load_event
+from averos_ci.github.gate import set_project_status
 from averos_ci.github.markdown import code
 from averos_ci.github.policy_gate import Gate, gate_from_meta, policy_meta, status_for
 from averos_ci.github.settings import GitHubSettings
@@ -73,7 +74,7 @@ def plan_for(
         # reason, and the exception goes on so that the exit code is unchanged.
         if not pr.is_fork(ctx.env.repository) or trusted_run:
             reason = failure_reason(exc).replace(f"{ctx.repo_root}{os.sep}", "")
-            fail_plan_status(ctx, pr.head.sha, reason=reason)
+            fail_plan_status(ctx, pr.head.sha, reason=reason, base=pr.base.sha, pr_number=pr.number)
         raise
 
 
@@ -273,6 +274,8 @@ def _publish(
         needs=meta.has_changes,
         blocked=blocked,
         gate=g,
+        base=pr.base.sha,
+        pr_number=pr.number,
     )
     ctx.report.set(approved=approved)
     return PlanOutcome(plan, meta.head_sha, comment_id, approved, True)
@@ -298,9 +301,13 @@ def set_plan_status(
     needs: bool | None = None,
     blocked: bool = False,
     gate: Gate | None = None,
+    base: str | None = None,
+    pr_number: int | None = None,
 ) -> None:
     """``needs``: whether an approval is needed (default: the plan has changes);
-    ``blocked``: the checkout lacks the application the state describes (drift)."""
+    ``blocked``: the checkout lacks the application the state describes (drift). Sets the
+    project's ``<statusContext>/<project>`` status, then the aggregate (:mod:`.gate`);
+    ``base``: the pull request's base commit, for the changed projects."""
     short = plan.plan_hash[:12]
     if blocked:
         state, text = "failure", "the checkout lacks the application the state describes (drift)"
@@ -316,13 +323,7 @@ def set_plan_status(
         state, text = "success", f"plan {short} approved by {', '.join(approvers)}"
     else:
         state, text = "pending", f"plan {short} awaits approval"
-    ctx.client.set_status(
-        sha,
-        state=state,
-        description=text,
-        context=ctx.settings.status_context,
-        target_url=ctx.env.run_url,
-    )
+    set_project_status(ctx, sha, state=state, description=text, base=base, pr_number=pr_number)
 
 
 def failure_reason(exc: BaseException) -> str:
@@ -337,15 +338,18 @@ def failure_reason(exc: BaseException) -> str:
     return f"internal error ({type(exc).__name__}); see the job log"
 
 
-def fail_plan_status(ctx: FlowContext, sha: str, *, reason: str) -> None:
+def fail_plan_status(
+    ctx: FlowContext,
+    sha: str,
+    *,
+    reason: str,
+    base: str | None = None,
+    pr_number: int | None = None,
+) -> None:
     """Best effort: the job fails anyway; a status that cannot be set is only a warning."""
     try:
-        ctx.client.set_status(
-            sha,
-            state="failure",
-            description=reason,
-            context=ctx.settings.status_context,
-            target_url=ctx.env.run_url,
+        set_project_status(
+            ctx, sha, state="failure", description=reason, base=base, pr_number=pr_number
         )
     except Exception as exc:  # the original error matters more than this one
         annotate("warning", f"cannot set the {ctx.settings.status_context} status: {exc}")

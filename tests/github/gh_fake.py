@@ -14,6 +14,8 @@ Endpoints (https://docs.github.com/en/rest, API version 2022-11-28):
   GET  /repos/{o}/{r}/pulls/{n}/commits                   (Link pagination; "commit" schema)
   GET  /repos/{o}/{r}/collaborators/{user}/permission     404 for non-collaborators
   POST /repos/{o}/{r}/statuses/{sha}                      {"state","context",...}
+  GET  /repos/{o}/{r}/commits/{sha}/status                combined status (paginated)
+  GET  /repos/{o}/{r}/commits/{sha}/statuses              (Link pagination)
   GET  /repos/{o}/{r}/commits/{sha}/pulls
   POST /repos/{o}/{r}/pulls                               {"title","head","base","body"} -> 201
 """
@@ -345,7 +347,12 @@ class FakeGitHub:
             if not ok:
                 return _json({"message": "Validation Failed"}, 422)
             self.statuses.append({"sha": match[1], **data})
-            return _json({"id": next(self._ids), **data}, 201)
+            return _json(self._status_object(match[1], data), 201)
+        if (match := re.fullmatch(r"/commits/([0-9a-f]{40})/status", rest)) and m == "GET":
+            return self._combined_status(request, match[1])
+        if (match := re.fullmatch(r"/commits/([0-9a-f]{40})/statuses", rest)) and m == "GET":
+            items = [s["_object"] for s in reversed(self.statuses) if s["sha"] == match[1]]
+            return self._page(request, items)
         if (match := re.fullmatch(r"/commits/([0-9a-f]{40})/pulls", rest)) and m == "GET":
             items = [
                 p
@@ -443,6 +450,78 @@ class FakeGitHub:
             nxt = urlencode({"per_page": per_page, "page": page + 1})
             headers["Link"] = f'<{self.url}{request.path}?{nxt}>; rel="next"'
         return _json(chunk, headers=headers)
+
+    def _status_object(self, sha: str, data: dict[str, Any]) -> dict[str, Any]:
+        """OpenAPI ``status`` (@octokit/openapi, generated/api.github.com.json): url,
+        avatar_url, id, node_id, state, description, target_url, context, created_at,
+        updated_at, creator — kept with the recorded status for the read endpoints."""
+        sid, now = next(self._ids), self._now()
+        obj = {
+            "url": f"{self.url}/repos/{self.repo}/statuses/{sha}",
+            "avatar_url": "https://avatars.githubusercontent.com/in/15368?v=4",
+            "id": sid,
+            "node_id": f"SC_{sid}",
+            "state": data["state"],
+            "description": data.get("description"),
+            "target_url": data.get("target_url"),
+            "context": data.get("context", "default"),
+            "created_at": now,
+            "updated_at": now,
+            "creator": _simple_user(BOT),
+        }
+        self.statuses[-1]["_object"] = obj
+        return obj
+
+    def _combined_status(self, request: Request, sha: str) -> Response:
+        """GET /commits/{ref}/status, OpenAPI ``combined-commit-status``: ``state``, ``sha``,
+        ``total_count``, ``statuses`` (``simple-commit-status``: the latest per context,
+        paginated by ``per_page``/``page``), ``repository``, ``commit_url``, ``url``. The
+        combined state: failure if any is error/failure, pending if any is pending or none
+        exist, else success."""
+        latest: dict[str, dict[str, Any]] = {}
+        for s in self.statuses:
+            if s["sha"] == sha:
+                latest[s["_object"]["context"]] = s["_object"]
+        items = [{k: v for k, v in o.items() if k != "creator"} for o in latest.values()]
+        states = {o["state"] for o in items}
+        if states & {"error", "failure"}:
+            state = "failure"
+        elif not items or "pending" in states:
+            state = "pending"
+        else:
+            state = "success"
+        query = parse_qs(request.query_string.decode())
+        per_page = min(int(query.get("per_page", ["30"])[0]), self.page_size)
+        page = int(query.get("page", ["1"])[0])
+        owner, name = self.repo.split("/")
+        api = f"{self.url}/repos/{self.repo}"
+        return _json(
+            {
+                "state": state,
+                "sha": sha,
+                "total_count": len(items),
+                "statuses": items[(page - 1) * per_page : page * per_page],
+                "repository": {
+                    "id": zlib.crc32(self.repo.encode()),
+                    "node_id": f"R_{name}",
+                    "name": name,
+                    "full_name": self.repo,
+                    "owner": _simple_user(owner),
+                    "private": False,
+                    "html_url": f"https://github.com/{self.repo}",
+                    "description": None,
+                    "fork": False,
+                    "url": api,
+                },
+                "commit_url": f"{api}/commits/{sha}",
+                "url": f"{api}/commits/{sha}/status",
+            }
+        )
+
+    def context_status(self, sha: str, context: str) -> dict[str, Any] | None:
+        """The latest status of ``context`` on ``sha``."""
+        found = [s for s in self.statuses if s["sha"] == sha and s.get("context") == context]
+        return found[-1] if found else None
 
     def latest_status(self, sha: str) -> dict[str, Any] | None:
         found = [s for s in self.statuses if s["sha"] == sha]

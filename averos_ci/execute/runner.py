@@ -204,11 +204,13 @@ class Runner:
                     "again), or --replan to start over",
                 )
             planned = {n.id for n in self.plan.executable_nodes()}
-            return {
-                k: v
-                for k, v in log.checkpoints.items()
-                if v.status is CheckpointStatus.SUCCESS and k in planned
-            }
+            return self._closed(
+                {
+                    k: v
+                    for k, v in log.checkpoints.items()
+                    if v.status is CheckpointStatus.SUCCESS and k in planned
+                }
+            )
         if log.plan_hash != self.plan.plan_hash:
             raise StateError(
                 f"the checkpoints were made for plan {log.plan_hash[:12]}, but the current "
@@ -222,4 +224,24 @@ class Runner:
                 path=path,
                 hint="pass --resume to continue it, or --replan to start over",
             )
-        return {k: v for k, v in log.checkpoints.items() if v.status is CheckpointStatus.SUCCESS}
+        return self._closed(
+            {k: v for k, v in log.checkpoints.items() if v.status is CheckpointStatus.SUCCESS}
+        )
+
+    def _closed(self, done: dict[str, ExecutionCheckpoint]) -> dict[str, ExecutionCheckpoint]:
+        """A node runs only after its dependencies succeeded, so checkpoints that mark a node
+        done but not one of its dependencies were not written by a run: refuse them."""
+        executable = {n.id: n for n in self.plan.executable_nodes()}
+        for node_id in done:
+            node = executable.get(node_id)
+            missing = [
+                d for d in (node.depends_on if node else ()) if d in executable and d not in done
+            ]
+            if missing:
+                raise StateError(
+                    f"the checkpoints mark {node_id} done but not its dependency {missing[0]}: "
+                    "they were not written by a run of this plan",
+                    path=getattr(self.store, "path", None),
+                    hint="pass --replan to discard the checkpoints and start over",
+                )
+        return done

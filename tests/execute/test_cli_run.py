@@ -218,3 +218,21 @@ def test_a_closed_stdout_does_not_break_the_run(project: Path) -> None:
     summary = json.loads((project / ".averos/logs/summary.json").read_text())
     assert summary["success"] is True
     assert json.loads((project / ".averos/state.json").read_text())["serial"] == 1
+
+
+def test_resume_refuses_checkpoints_that_skip_a_dependency(project: Path) -> None:
+    """Checkpoints marking a node done while its dependency is not were not written by a run
+    (a node runs only after its dependencies): a located refusal, exit 2, never a crash."""
+    configure(project, mode="resilient", adapterOptions={"failNodes": ["entity:ToDoTask"]})
+    assert cli(project, "run", "--config=averos.config.json").returncode == 1
+    journal = project / ".averos/checkpoints.json"
+    text = journal.read_text()
+    assert '"status":"SKIPPED"' in text  # the failed entity's dependents
+    # same length: the journal's preallocated tail is left as it is
+    journal.write_text(text.replace('"status":"SKIPPED"', '"status":"SUCCESS"', 1))
+    configure(project, adapterOptions={})
+    r = cli(project, "run", "--config=averos.config.json", "--resume")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "but not its dependency entity:ToDoTask" in r.stderr and "--replan" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert not (project / ".averos/state.json").exists()

@@ -192,11 +192,8 @@ def test_three_projects_one_gate_outdated_and_merge_queue(world: World, fake: Fa
     # -- merge + the apply matrix; #2's plan of p2 is now outdated
     merge1 = world.merge("feat1")
     fake.merge(1, merge1)
-    # one after the other: parallel applies contending for the state branch are another test's
-    results = [
-        job(world, "push", world.push_event(merge1), merge1, "apply", config_of(p))
-        for p in PROJECTS
-    ]
+    # the apply matrix: one process per project, started together against one state branch
+    results = matrix(world, "push", world.push_event(merge1), merge1, "apply")
     assert all(r.code == 0 for r in results), [r.stdout + r.stderr for r in results]
     assert {f"{p}/state.json" for p in PROJECTS} <= set(world.state_files())
     body2 = str(sticky(fake, 2, PROJECTS[1])["body"])

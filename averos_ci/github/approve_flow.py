@@ -41,7 +41,7 @@ from averos_ci.github.events import IssueCommentEvent, PullRequestReviewEvent
 from averos_ci.github.gate import set_project_status
 from averos_ci.github.markdown import escape
 from averos_ci.github.outdated import OUTDATED_STATUS, PLAN_COMMAND, is_outdated
-from averos_ci.github.policy_gate import gate_from_meta, status_for
+from averos_ci.github.policy_gate import Gate, gate_from_meta, status_for
 from averos_ci.github.trust import trust_base
 from averos_ci.state.model import state_hash
 
@@ -167,25 +167,7 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
     assert sticky is not None and meta is not None
     ref = ApprovalRef(source.kind, source.id, login, meta.plan_hash, meta.head_sha)
     meta = meta.with_approval(ref)
-    view = approval_view(
-        client,
-        pr_number=number,
-        pr_author=author,
-        meta=meta,
-        plan_hash=meta.plan_hash,
-        head_sha=meta.head_sha,
-        settings=s,
-    )
-    approvers = list(view.approvers)
-    g = gate_from_meta(client, approvers, meta)
-    client.update_comment(
-        sticky.id,
-        restamp(
-            sticky.body,
-            meta,
-            status_text(meta, approvers, outdated=view.outdated, unmet=g.unmet),
-        ),
-    )
+    approvers, g = _restamp(ctx, sticky, meta, number=number, author=author, head=meta.head_sha)
     if source.kind == "comment":
         client.react(source.id, "+1")
     if approvers:
@@ -239,7 +221,6 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
     client = ctx.client
     pr = client.get_pull(number)
     trust_base(ctx, str((pr.get("base") or {}).get("sha") or "") or None)
-    s = ctx.settings
     head = str((pr.get("head") or {}).get("sha", ""))
     author = str((pr.get("user") or {}).get("login", ""))
     sticky = find_sticky(
@@ -249,25 +230,7 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
         print("no current plan to refresh")
         return ApproveOutcome(False)
     meta = sticky.meta
-    view = approval_view(
-        client,
-        pr_number=number,
-        pr_author=author,
-        meta=meta,
-        plan_hash=meta.plan_hash,
-        head_sha=head,
-        settings=s,
-    )
-    approvers = list(view.approvers)
-    g = gate_from_meta(client, approvers, meta)
-    client.update_comment(
-        sticky.id,
-        restamp(
-            sticky.body,
-            meta,
-            status_text(meta, approvers, outdated=view.outdated, unmet=g.unmet),
-        ),
-    )
+    approvers, g = _restamp(ctx, sticky, meta, number=number, author=author, head=head)
     if meta.has_changes and meta.applicable:
         state, text = status_for(meta.plan_hash, approvers, g)
         if is_outdated(sticky.body):  # the state moved: only a re-plan makes it current
@@ -284,6 +247,40 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
     ctx.report.set(approved=approved, plan_hash=meta.plan_hash)
     print(f"approvals re-derived: {', '.join(approvers) or 'none'}")
     return ApproveOutcome(approved, None, tuple(approvers), meta.plan_hash)
+
+
+def _restamp(
+    ctx: FlowContext,
+    sticky: StickyComment,
+    meta: PlanMeta,
+    *,
+    number: int,
+    author: str,
+    head: str,
+) -> tuple[list[str], Gate]:
+    """Re-derive who approves the plan now and the policy's verdict, and show both in the
+    sticky comment."""
+    client = ctx.client
+    view = approval_view(
+        client,
+        pr_number=number,
+        pr_author=author,
+        meta=meta,
+        plan_hash=meta.plan_hash,
+        head_sha=head,
+        settings=ctx.settings,
+    )
+    approvers = list(view.approvers)
+    g = gate_from_meta(client, approvers, meta)
+    client.update_comment(
+        sticky.id,
+        restamp(
+            sticky.body,
+            meta,
+            status_text(meta, approvers, outdated=view.outdated, unmet=g.unmet),
+        ),
+    )
+    return approvers, g
 
 
 def _review_refusal(

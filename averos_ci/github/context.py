@@ -89,7 +89,25 @@ def open_context(
     )
     for warning in (*config.warnings, *warnings):
         annotate("warning", warning)
-    client = GitHubClient(
+    return FlowContext(
+        env=env,
+        config=config,
+        settings=settings,
+        repo_root=repo_root,
+        client=api_client(env, settings, transport=transport, sleep=sleep),
+        report=StepReport(env),
+    )
+
+
+def api_client(
+    env: ActionsEnv,
+    settings: GitHubSettings,
+    *,
+    transport: httpx.BaseTransport | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> GitHubClient:
+    """The REST client of a job: the event's repository, the settings' timeouts and retries."""
+    return GitHubClient(
         token=env.token,
         repository=env.repository,
         api_url=env.api_url,
@@ -98,12 +116,4 @@ def open_context(
         max_wait=settings.api_max_wait_seconds,
         transport=transport,
         sleep=sleep,
-    )
-    return FlowContext(
-        env=env,
-        config=config,
-        settings=settings,
-        repo_root=repo_root,
-        client=client,
-        report=StepReport(env),
     )

@@ -23,7 +23,6 @@ import httpx
 from averos_ci.config import CONFIG_FILE_NAME, default_config
 from averos_ci.errors import AverosCIError, InputError
 from averos_ci.github.actions_env import ActionsEnv, StepReport, annotate
-from averos_ci.github.api import GitHubClient
 from averos_ci.github.context import FlowContext
 from averos_ci.github.events import (
     Event,
@@ -209,7 +208,7 @@ def gate_command(
     """``averos-ci github gate``: recompute the aggregate status for the event's commit (run
     after the plan/approve matrix). Without a config file at the repository root (a monorepo)
     the default settings apply: every project must then use the default ``statusContext``."""
-    from averos_ci.github.context import open_context
+    from averos_ci.github.context import api_client, open_context
 
     env = ActionsEnv.from_environ(environ)
     start = env.workspace if env.workspace and env.workspace.is_dir() else Path.cwd()
@@ -222,15 +221,7 @@ def gate_command(
             config=default_config(root),
             settings=settings,
             repo_root=root,
-            client=GitHubClient(
-                token=env.token,
-                repository=env.repository,
-                api_url=env.api_url,
-                timeout=settings.api_timeout_seconds,
-                max_retries=settings.api_max_retries,
-                max_wait=settings.api_max_wait_seconds,
-                transport=transport,
-            ),
+            client=api_client(env, settings, transport=transport),
             report=StepReport(env),
         )
         trusted = False

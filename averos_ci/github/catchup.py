@@ -142,7 +142,7 @@ def _next_step(
         sha = str(claim["sha"])
         merged = find_merged_pr(ctx, sha)
         if merged is not None:
-            print(f"an apply of {sha[:12]} was interrupted: resuming it first")
+            print(f"an interrupted apply of {sha[:12]} is on the state branch: it comes first")
             return step_at(sha), merged
     commits, anchored = _pending(ctx, repo, peek, state, head=head, rel=rel, step_at=step_at)
     if not commits:

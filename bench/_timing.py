@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import time
@@ -28,3 +29,20 @@ def wall(
                 f"{proc.stdout.decode()[-2000:]}\n{proc.stderr.decode()[-2000:]}"
             )
     return statistics.median(times)
+
+
+BENCH_IDENTITY = {
+    "GIT_AUTHOR_NAME": "averos-ci bench",
+    "GIT_AUTHOR_EMAIL": "bench@averos-ci.invalid",
+    "GIT_COMMITTER_NAME": "averos-ci bench",
+    "GIT_COMMITTER_EMAIL": "bench@averos-ci.invalid",
+}
+
+
+def own_git_identity() -> None:
+    """Give this process (and every git it starts) its own identity.
+
+    A fresh machine has none (GitHub's runners have no ``user.name``), and the benches that
+    build repositories commit: without this they stop with git's exit 128.
+    """
+    os.environ.update(BENCH_IDENTITY)

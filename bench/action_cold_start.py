@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from pytest_httpserver import HTTPServer  # noqa: E402
 
+from bench._timing import own_git_identity  # noqa: E402
 from tests.github.gh_fake import TOKEN, FakeGitHub  # noqa: E402
 from tests.github.gh_world import git, load_payload  # noqa: E402
 
@@ -45,6 +46,7 @@ def timed(cmd: list[str], **kwargs: object) -> float:
 
 
 def main() -> int:
+    own_git_identity()
     no_cache = "--no-pip-cache" in sys.argv
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per fake API request
     server = HTTPServer(host="127.0.0.1", port=0, threaded=True)

@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pytest_httpserver import HTTPServer
 
+from bench._timing import own_git_identity
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_monorepo import Monorepo, make_monorepo, project_name
 from tests.github.gh_world import git
@@ -65,6 +66,7 @@ def one_round(mono: Monorepo, merge: str, names: list[str]) -> tuple[int, int, i
 
 
 def main() -> None:
+    own_git_identity()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--projects", type=int, default=20)
     parser.add_argument("--runs", type=int, default=3)

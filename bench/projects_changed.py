@@ -21,10 +21,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._monorepo import git, make_monorepo, touch
-from bench._timing import wall
+from bench._timing import own_git_identity, wall
 
 
 def main() -> None:
+    own_git_identity()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--projects", type=int, default=100)
     parser.add_argument("--runs", type=int, default=5)

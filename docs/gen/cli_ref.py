@@ -126,6 +126,18 @@ def render() -> str:
         "another (`averos_ci.errors.ExitCode`).",
         "",
         *table(["code", "name", "meaning"], [(v, code(n), m) for v, n, m in exit_codes()]),
+        'Unlike Terraform\'s `-detailed-exitcode` (2 = changes), "changes present" is 4 so '
+        "that it is never mistaken for a usage error. In a shell step:",
+        "",
+        "```bash",
+        "code=0; averos-ci plan --detailed-exitcode || code=$?",
+        'case $code in 0) echo "no changes" ;; 4) echo "changes to apply" ;; *) exit "$code" ;; '
+        "esac",
+        "```",
+        "",
+        "What each code means for `run` and for `github …`: [Running a plan](run.md#exit-codes), "
+        "[GitHub Actions](github-action.md#exit-codes).",
+        "",
         "## Commands",
         "",
         *table(

@@ -25,22 +25,27 @@ def example_plan() -> Any:
     ).plan
 
 
+def comment_module() -> Any:
+    """The module that renders and parses the sticky comment, wherever it lives."""
+    for name in COMMENT_MODULES:
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            continue
+    raise ImportError(f"no plan comment renderer in {', '.join(COMMENT_MODULES)}")
+
+
 def comment_markdown() -> str:
     """The sticky comment's body, exactly as the plan job posts it on the pull request."""
     plan = example_plan()
-    for name in COMMENT_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        meta = module.PlanMeta(
-            project="default",
-            plan_hash=plan.plan_hash,
-            head_sha=HEAD_SHA,
-            has_changes=plan.counts.create + plan.counts.update > 0,
-        )
-        return str(module.render_plan_comment(meta=meta, plan=plan, max_chars=60_000))
-    raise ImportError(f"no plan comment renderer in {', '.join(COMMENT_MODULES)}")
+    module = comment_module()
+    meta = module.PlanMeta(
+        project="default",
+        plan_hash=plan.plan_hash,
+        head_sha=HEAD_SHA,
+        has_changes=plan.counts.create + plan.counts.update > 0,
+    )
+    return str(module.render_plan_comment(meta=meta, plan=plan, max_chars=60_000))
 
 
 def render() -> str:

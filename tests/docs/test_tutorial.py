@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from docs.gen import plan_comment
 from tests.conftest import EXAMPLE_DIR, REPO_ROOT, copy_example
 
 TUTORIAL = REPO_ROOT / "docs" / "tutorial" / "first-pull-request.md"
@@ -62,3 +63,17 @@ def test_the_tutorial_quotes_what_the_commands_print() -> None:
         "Plan: 0 to create, 0 to update, 33 unchanged",
     ):
         assert quoted in text
+
+
+def test_the_github_steps_name_what_exists() -> None:
+    """The workflows the tutorial copies exist, and its approval line is the one the plan
+    comment of the same example shows (so it pins the real plan, and the flow parses it)."""
+    text = TUTORIAL.read_text(encoding="utf-8")
+    for workflow in re.findall(r"`(averos-[a-z-]+\.yml)`", text):
+        assert (REPO_ROOT / "examples" / "workflows" / workflow).is_file(), workflow
+    shown = re.search(r"^```text\n(/averos approve [0-9a-f]+)\n```", text, re.M)
+    assert shown, "the tutorial shows an approval line"
+    module = plan_comment.comment_module()
+    expected = module.approve_line(plan_comment.example_plan().plan_hash)
+    assert shown.group(1) in expected
+    assert module.parse_command(shown.group(1)) == (True, shown.group(1).split()[-1])

@@ -199,7 +199,7 @@ def render() -> str:
         "Every key of every file averos-ci reads, generated from the models that read them: "
         "the key, its type, its default and what it does.",
         "",
-        f"## {CONFIG_FILE_NAME}",
+        f"## {CONFIG_FILE_NAME} {{#averos-config-json}}",
         "",
         "One file per project: Averos's keys, plus averos-ci's. Every key is optional. "
         "Precedence: command-line flag > config file > default. Paths are relative to the "
@@ -233,7 +233,7 @@ def render() -> str:
         'A string is `{"match": <string>, "permission": "maintain"}`; an object sets both:',
         "",
         *_rows(protected),
-        "## averos-ci.yaml",
+        "## averos-ci.yaml {#averos-ci-yaml}",
         "",
         "At the repository root: an explicit list of projects that replaces discovery (see "
         "[Many projects in one repository](../how-to/monorepo.md)). Unknown keys are errors.",

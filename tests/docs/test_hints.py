@@ -33,18 +33,29 @@ SECTION = re.compile(r"see '([^']+)'")
 # The references that point at README sections today, by the start of their text (stable when
 # a module moves). The README is being cut to a front page: re-point each at a docs/ page;
 # its case then passes and its entry must go (test_known_broken_entries_still_exist).
-KNOWN_BROKEN = (
-    "see 'Configuration' in the README",
-    "see 'adapterOptions' in the README's angular-schematics section",
-    "see 'JavaScript and TypeScript adapters' in the README",
-    "run inside GitHub Actions, or set these variables (see the README, 'Environment')",
-    "pull request from a fork: the plan is in the job summary only (see the README",
-    " without a state key: the progress there is not authenticated (see the README",
-    "see 'Settings' in the README",
-    'write "<node id glob>/<arg>", e.g.',
-    "see 'Policy' in the README",
-    "see 'averos-ci projects' in the README",
-)
+# The value is the page to point at (checked by test_the_suggested_targets_exist).
+KNOWN_BROKEN = {
+    "see 'Configuration' in the README": "docs/reference/configuration.md#averos-config-json",
+    "see 'adapterOptions' in the README's angular-schematics section": (
+        "docs/reference/adapters.md#adapteroptions"
+    ),
+    "see 'JavaScript and TypeScript adapters' in the README": (
+        "docs/reference/adapters.md#javascript-and-typescript-adapters-node-module"
+    ),
+    "run inside GitHub Actions, or set these variables (see the README, 'Environment')": (
+        "docs/reference/github-action.md#environment"
+    ),
+    "pull request from a fork: the plan is in the job summary only (see the README": (
+        "docs/how-to/forks.md"
+    ),
+    " without a state key: the progress there is not authenticated (see the README": (
+        "docs/explanation/threat-model.md"
+    ),
+    "see 'Settings' in the README": "docs/reference/configuration.md#github",
+    'write "<node id glob>/<arg>", e.g.': "docs/how-to/read-a-plan.md#sensitive-values",
+    "see 'Policy' in the README": "docs/how-to/policy.md",
+    "see 'averos-ci projects' in the README": "docs/reference/configuration.md#averos-ci-yaml",
+}
 
 
 @dataclass(frozen=True)
@@ -126,7 +137,7 @@ def test_the_scan_finds_the_references() -> None:
         pytest.param(
             r,
             marks=pytest.mark.xfail(strict=True, reason="points at the README")
-            if r.text.startswith(KNOWN_BROKEN)
+            if r.text.startswith(tuple(KNOWN_BROKEN))
             else (),
         )
         for r in REFERENCES
@@ -140,6 +151,12 @@ def test_documentation_reference_resolves(ref: Reference, site: Path) -> None:
 def test_known_broken_entries_still_exist() -> None:
     stale = [k for k in KNOWN_BROKEN if not any(r.text.startswith(k) for r in REFERENCES)]
     assert not stale, f"re-pointed or gone: drop {stale} from KNOWN_BROKEN"
+
+
+@pytest.mark.parametrize("target", sorted(set(KNOWN_BROKEN.values())))
+def test_the_suggested_targets_exist(target: str, site: Path) -> None:
+    """Where each README reference should point instead (for whoever re-points it)."""
+    assert problem(Reference("x:1", f"see {target}"), site) is None
 
 
 def test_the_checker_accepts_pages_and_refuses_what_is_missing(site: Path) -> None:

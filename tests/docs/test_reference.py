@@ -27,7 +27,8 @@ def pages() -> dict[str, str]:
 def _sections(page: str) -> dict[str, str]:
     """Heading text -> the text up to the next heading of any level."""
     parts = re.split(r"^(#{1,6} .*)$", page, flags=re.M)
-    return {parts[i].lstrip("# ").strip(): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+    titles = [re.sub(r"\s*\{#[\w-]+\}$", "", p.lstrip("# ").strip()) for p in parts]
+    return {titles[i]: parts[i + 1] for i in range(1, len(parts) - 1, 2)}
 
 
 def _click_tree() -> list[tuple[str, list[str]]]:

@@ -35,7 +35,7 @@ class ConfigFile(BaseModel):
         default=None,
         ge=1,
         description="Bound on the whole run, in milliseconds: no node starts after it; "
-        "progress is kept and the run exits 130 (continue with `--resume`). None: no bound.",
+        "progress is kept and the run exits 130 (continue with `--resume`). Unset: no bound.",
     )
     max_attempts: StrictInt | None = Field(
         default=None,
@@ -85,11 +85,11 @@ class ConfigFile(BaseModel):
         "object with `on_event(event)`).",
     )
     github: dict[str, Any] | None = Field(
-        default=None, description="How the GitHub flow behaves (the `github` table below)."
+        default=None, description="How the GitHub flow behaves: the `github` settings."
     )
     policy: dict[str, Any] | None = Field(
         default=None,
-        description="What a plan may do and who may approve it (the `policy` table below).",
+        description="What a plan may do and who may approve it: the `policy` settings.",
     )
     averos_version: StrictStr | None = Field(
         default=None,

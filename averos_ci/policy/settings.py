@@ -66,7 +66,7 @@ class PolicySettings(_Model):
     protected_elements: tuple[StrictStr | ProtectedElement, ...] = Field(
         default=(),
         description="Requirement: elements whose creation, change, rename or removal needs "
-        "a higher permission to approve (entries below).",
+        "a higher permission to approve: node ids or globs, or `{match, permission}` objects.",
     )
 
     def protected_rules(self) -> tuple[ProtectedElement, ...]:

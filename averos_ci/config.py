@@ -188,7 +188,7 @@ def load_config(path: str | Path | None, *, required: bool = True) -> RunConfig:
             path=path,
             line=line,
             column=col,
-            hint="see 'Configuration' in the README",
+            hint="see docs/reference/configuration.md#averos-config-json",
         ) from None
     for key in doc.data:
         if key not in KNOWN_KEYS and not _averos_only(key):

@@ -67,6 +67,6 @@ def load_project_list(path: Path) -> tuple[ProjectList, Document]:
             path=path,
             line=line,
             column=col,
-            hint="see 'averos-ci projects' in the README (keys: formatVersion, projects[].name, "
-            ".config, .whenModified)",
+            hint="see docs/reference/configuration.md#averos-ci-yaml (keys: formatVersion, "
+            "projects[].name, .config, .whenModified)",
         ) from None

@@ -35,7 +35,6 @@ SECTION = re.compile(r"see '([^']+)'")
 # its case then passes and its entry must go (test_known_broken_entries_still_exist).
 # The value is the page to point at (checked by test_the_suggested_targets_exist).
 KNOWN_BROKEN = {
-    "see 'Configuration' in the README": "docs/reference/configuration.md#averos-config-json",
     "see 'adapterOptions' in the README's angular-schematics section": (
         "docs/reference/adapters.md#adapteroptions"
     ),
@@ -54,7 +53,6 @@ KNOWN_BROKEN = {
     "see 'Settings' in the README": "docs/reference/configuration.md#github",
     'write "<node id glob>/<arg>", e.g.': "docs/how-to/read-a-plan.md#sensitive-values",
     "see 'Policy' in the README": "docs/how-to/policy.md",
-    "see 'averos-ci projects' in the README": "docs/reference/configuration.md#averos-ci-yaml",
 }
 
 

@@ -9,10 +9,9 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from averos_ci.execute.adapters import _children as children
 from averos_ci.execute.adapters._env import scrubbed_env
 from averos_ci.execute.contracts import ExecutionFailure
-
-from . import children
 
 EXCERPT_CHARS = 4000
 

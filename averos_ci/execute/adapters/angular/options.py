@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -57,3 +59,13 @@ def parse_options(options: Mapping[str, Any]) -> AngularOptions:
             f"invalid adapterOptions for angular-schematics: {problems}",
             hint="see 'adapterOptions' in the README's angular-schematics section",
         ) from None
+
+
+def cache_root(options: AngularOptions | None = None) -> Path:
+    if options is not None and options.cache_dir:
+        return Path(options.cache_dir).expanduser().resolve()
+    env = os.environ.get("AVEROS_CI_CACHE_DIR")
+    if env:
+        return Path(env).expanduser().resolve()
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return (Path(xdg) / "averos-ci").resolve()

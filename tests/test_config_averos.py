@@ -15,8 +15,8 @@ import pytest
 from averos_ci.config import CONFIG_FILE_NAME, load_config
 from averos_ci.errors import ConfigError
 from averos_ci.execute.adapters import adapter_options
-from averos_ci.execute.adapters.angular.template.bootstrap import local_tarball
 from averos_ci.execute.adapters.angular.options import parse_options
+from averos_ci.execute.adapters.angular.template.bootstrap import local_tarball
 from tests.conftest import EXAMPLE_DIR
 
 # The config of Averos's CLI README, with `development` as its docs write it.

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
+from averos_ci._validation import first_problem
 from averos_ci.errors import ToolchainError
 from averos_ci.execute.adapters import _children as children
 from averos_ci.execute.adapters._env import scrubbed_env
@@ -295,7 +296,7 @@ def _result(node: PlanNode, context: ExecutionContext, value: object) -> Executi
                 failure=ExecutionFailure(
                     code="ADAPTER_ERROR",
                     message=f"execute() for {node.id} returned an invalid runtimeMutation: "
-                    f"{exc.errors()[0]['msg']}",
+                    f"{first_problem(exc).msg}",
                 ),
             )
     if value["success"]:

@@ -81,7 +81,7 @@ def run(
     """Run ``cmd``; append its output to ``log``; raise :class:`CommandFailed` on failure.
 
     ``track=(workspace, marker)`` runs it in its own process group recorded in the
-    workspace, so that a run resumed after a SIGKILL can end it (see ``children``).
+    workspace, so that a run resumed after a SIGKILL can end it (see ``adapters._children``).
     """
     proc = subprocess.Popen(
         list(cmd),

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from averos_ci._validation import first_problem
+from averos_ci._validation import pointer_str as pointer_str
 from averos_ci.errors import InputError
 
 if TYPE_CHECKING:
@@ -44,11 +46,6 @@ class SourceError(InputError):
         self.code = code
 
 
-def pointer_str(pointer: Sequence[str | int]) -> str:
-    """RFC 6901 JSON pointer."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in pointer)
-
-
 @dataclass
 class Document:
     path: Path
@@ -72,10 +69,9 @@ class Document:
     ) -> tuple[str, int, int]:
         """The first pydantic error as ``("<pointer>: <message>", line, column)`` in this file;
         ``key_on_extra`` points an unknown key at the key itself rather than its value."""
-        err = exc.errors()[0]
-        loc = tuple(err["loc"])
-        line, col = self.locate(loc, key=key_on_extra and err["type"] == "extra_forbidden")
-        return f"{pointer_str(loc) or '/'}: {err['msg']}", line, col
+        problem = first_problem(exc)
+        line, col = self.locate(problem.loc, key=key_on_extra and problem.unknown_key)
+        return str(problem), line, col
 
     def locate(self, pointer: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
         """1-based (line, column) of the node at ``pointer`` (or its nearest existing parent)."""

@@ -15,8 +15,8 @@ import pytest
 from averos_ci.config import CONFIG_FILE_NAME, load_config
 from averos_ci.errors import ConfigError
 from averos_ci.execute.adapters import adapter_options
-from averos_ci.execute.adapters.angular.bootstrap import local_tarball
 from averos_ci.execute.adapters.angular.options import parse_options
+from averos_ci.execute.adapters.angular.template.bootstrap import local_tarball
 from tests.conftest import EXAMPLE_DIR
 
 # The config of Averos's CLI README, with `development` as its docs write it.
@@ -126,7 +126,7 @@ def pack(path: Path, name: str, version: str) -> Path:
 
 
 def test_local_tgz_version_and_template_key(tmp_path: Path) -> None:
-    from averos_ci.execute.adapters.angular.bootstrap import BootstrapSpec
+    from averos_ci.execute.adapters.angular.template.bootstrap import BootstrapSpec
 
     tgz = pack(tmp_path / "wiforge-averos-1.5.0.tgz", "@wiforge/averos", "1.5.0")
     options = parse_options({"localTgz": str(tgz)})

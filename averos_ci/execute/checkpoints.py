@@ -34,6 +34,7 @@ from typing import Protocol
 from pydantic import ValidationError
 
 from averos_ci._fs import atomic_write_text, fsync_dir
+from averos_ci._validation import first_problem
 from averos_ci.errors import StateError
 from averos_ci.execute.averos_checkpoints import AVEROS_UNBOUND, averos_checkpoints
 from averos_ci.execute.contracts import CheckpointStatus, ExecutionCheckpoint
@@ -280,7 +281,7 @@ class FileCheckpointStore:
             try:
                 cp = ExecutionCheckpoint.model_validate(record["checkpoint"])
             except ValidationError as exc:
-                raise self._corrupt(lineno, exc.errors()[0]["msg"]) from None
+                raise self._corrupt(lineno, first_problem(exc).msg) from None
             log.checkpoints[cp.node_id] = cp
         elif isinstance(record.get("completed"), dict):
             log.completed = True

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from averos_ci._validation import problems
 from averos_ci.manifest import schema
 from averos_ci.manifest.issues import Issue, ManifestInvalid, Severity, sort_issues
 from averos_ci.manifest.report import Reporter
@@ -106,25 +107,25 @@ def _shape(model: type[BaseModel], data: Any, at: Pointer, report: Reporter) -> 
         return model.model_validate(data)
     except ValidationError as exc:
         seen: set[tuple[str | int, ...]] = set()
-        for err in exc.errors():
-            if err["type"] == "missing":
-                field = str(err["loc"][-1])
+        for problem in problems(exc):
+            if problem.kind == "missing":
+                field = str(problem.loc[-1])
                 report.error(
                     "SYN-11",
                     f"required key {field!r} is missing",
-                    (*at, *err["loc"][:-1]),
+                    (*at, *problem.loc[:-1]),
                     hint=_MISSING_HINTS.get(field, f"add {field!r}"),
                 )
                 continue
             # Union types add the branch name to the location (…/value/str): keep the part
             # of the location that exists in the document, and one finding per place.
-            loc = _existing(data, tuple(err["loc"]))
+            loc = _existing(data, problem.loc)
             if loc in seen:
                 continue
             seen.add(loc)
-            got = type(err.get("input")).__name__
+            got = type(problem.input).__name__
             where = ".".join(map(str, loc)) or "manifest"
-            report.error("SYN-10", f"{where}: {err['msg']} (got {got})", (*at, *loc))
+            report.error("SYN-10", f"{where}: {problem.msg} (got {got})", (*at, *loc))
         return None
 
 

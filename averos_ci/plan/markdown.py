@@ -14,6 +14,7 @@ from itertools import groupby
 from averos_ci.plan import review
 from averos_ci.plan.mermaid import flowchart
 from averos_ci.plan.model import ExecutionPlan
+from averos_ci.plan.repairs import MAX_NODES
 
 GITHUB_COMMENT_LIMIT = 65_536
 _MD_SPECIAL = set("\\`*_[]|~")
@@ -196,8 +197,6 @@ def render_markdown(
 
     ``sections`` are extra markdown blocks (already escaped) shown after the counts.
     """
-    from averos_ci.plan.repairs import repair_markdown
-
     sections = (*repair_markdown(plan), *sections)
     grouped = [
         (phase.value, [_prepare_group(g) for g in gs])
@@ -230,3 +229,18 @@ def render_markdown(
         else:
             high = mid - 1
     return best + note
+
+
+def repair_markdown(plan: ExecutionPlan) -> list[str]:
+    """One block (for ``render_markdown``'s ``sections``), or none."""
+    if not plan.repair:
+        return []
+    items = list(plan.repair.items())
+    out = ["**Drift repair — generated files are missing; these nodes are re-run:**", ""]
+    out += [
+        f"- {md_escape(node)} restores " + ", ".join(f"`{md_escape(f)}`" for f in files[:10])
+        for node, files in items[:MAX_NODES]
+    ]
+    if len(items) > MAX_NODES:
+        out.append(f"- … and {len(items) - MAX_NODES} more node(s)")
+    return ["\n".join(out)]

@@ -14,8 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from pydantic.alias_generators import to_camel
 
 from averos_ci._permission import Permission
+from averos_ci._validation import first_problem
 from averos_ci.errors import ConfigError
-from averos_ci.source import SourceError, load_document, pointer_str
+from averos_ci.source import SourceError, load_document
 
 # One enum for the approval rules and the policy (averos_ci/_permission.py).
 PermissionLevel = Permission
@@ -80,25 +81,20 @@ def load_policy(raw: dict[str, Any] | None, *, config_path: Path | None) -> Poli
     try:
         return PolicySettings.model_validate(raw or {})
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ("policy", *(p for p in err["loc"] if not _union_tag(p)))
+        # pydantic names the union member it tried (``str``, ``ProtectedElement``) in ``loc``.
+        problem = first_problem(
+            exc, prefix=("policy",), union_tags={"str", ProtectedElement.__name__}
+        )
         line = col = None
         if config_path is not None:
             # The file changed under us: report without a position.
             with contextlib.suppress(SourceError):
-                line, col = load_document(config_path).locate(
-                    loc, key=err["type"] == "extra_forbidden"
-                )
+                line, col = load_document(config_path).locate(problem.loc, key=problem.unknown_key)
         raise ConfigError(
-            f"{pointer_str(loc)}: {err['msg']}",
+            str(problem),
             path=config_path or "averos.config.json",
             line=line,
             column=col,
             hint="see 'Policy' in the README (keys: forbidRemovals, requiredApprovals, "
             "updatesNeedPermission, maxNodes, protectedElements)",
         ) from None
-
-
-def _union_tag(part: object) -> bool:
-    """pydantic names the union member it tried (``str``, ``ProtectedElement``) in ``loc``."""
-    return isinstance(part, str) and (part in {"str"} or part == ProtectedElement.__name__)

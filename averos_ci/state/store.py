@@ -9,6 +9,7 @@ from typing import Protocol
 from pydantic import ValidationError
 
 from averos_ci._fs import atomic_write_text
+from averos_ci._validation import first_problem
 from averos_ci.errors import StateError
 from averos_ci.plan.model import canonical_json
 from averos_ci.state.averos_compat import StateShapeError
@@ -96,8 +97,7 @@ def parse_state(raw: bytes, *, path: Path) -> AppliedState:
     try:
         return AppliedState.model_validate(upgraded)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = "/".join(str(p) for p in err["loc"])
+        problem = first_problem(exc)
         raise StateError(
-            f"state file is invalid at /{where}: {err['msg']}", path=path, hint=hint
+            f"state file is invalid at {problem.pointer}: {problem.msg}", path=path, hint=hint
         ) from None

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.execute.adapters.angular.cache import cache_root
+from averos_ci.execute.adapters.angular.options import cache_root
 from tests.conftest import REPO_ROOT, require_tool, unavailable
 from tests.github.conftest import fake
 

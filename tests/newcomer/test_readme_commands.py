@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.execute.adapters.angular.cache import cache_root
+from averos_ci.execute.adapters.angular.options import cache_root
 from tests.conftest import REPO_ROOT, git, require_tool
 
 pytestmark = pytest.mark.slow

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from averos_ci.execute.adapters.angular.cache import cache_root
+from averos_ci.execute.adapters.angular.options import cache_root
 from averos_ci.plan import ExecutionPlan
 from averos_ci.plan.mermaid import MAX_NODES, flowchart, label
 from averos_ci.plan.render import render_markdown

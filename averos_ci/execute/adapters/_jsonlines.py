@@ -3,7 +3,7 @@
 Shared by the Angular schematics driver and the Node-module adapter's host: requests go
 to stdin one JSON object a line, replies come back on stdout the same way (any other line
 on stdout is ignored), stderr goes to a log file. The process runs in its own process
-group; with ``track_root`` it is recorded there (see ``angular.children``) so that a run
+group; with ``track_root`` it is recorded there (see ``_children``) so that a run
 resumed after a SIGKILL can end an orphan before touching the workspace.
 """
 
@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
+
+from averos_ci.execute.adapters import _children as children
 
 
 class JsonLinesError(Exception):
@@ -67,8 +69,6 @@ class JsonLinesProcess:
             self._close_stderr()
             raise error(f"{label} could not be started: {exc}") from None
         if track_root is not None:
-            from averos_ci.execute.adapters.angular import children
-
             children.record(track_root, self._proc.pid, marker)
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -161,8 +161,6 @@ class JsonLinesProcess:
                 pass
         self.kill()
         if self._track_root is not None:
-            from averos_ci.execute.adapters.angular import children
-
             children.forget(self._track_root)
         self._close_stderr()
 

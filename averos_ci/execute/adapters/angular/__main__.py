@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .cache import main
+from .template.cache import main
 
 raise SystemExit(main())

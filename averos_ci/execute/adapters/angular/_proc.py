@@ -9,10 +9,9 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from averos_ci.execute.adapters import _children as children
 from averos_ci.execute.adapters._env import scrubbed_env
 from averos_ci.execute.contracts import ExecutionFailure
-
-from . import children
 
 EXCERPT_CHARS = 4000
 
@@ -82,7 +81,7 @@ def run(
     """Run ``cmd``; append its output to ``log``; raise :class:`CommandFailed` on failure.
 
     ``track=(workspace, marker)`` runs it in its own process group recorded in the
-    workspace, so that a run resumed after a SIGKILL can end it (see ``children``).
+    workspace, so that a run resumed after a SIGKILL can end it (see ``adapters._children``).
     """
     proc = subprocess.Popen(
         list(cmd),

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from averos_ci.errors import AverosCIError, InputError, ToolchainError
+from averos_ci.execute.adapters import _children as children
 from averos_ci.execute.contracts import (
     ExecutionContext,
     ExecutionFailure,
@@ -20,24 +21,29 @@ from averos_ci.execute.contracts import (
 from averos_ci.plan.model import PlanNode
 from averos_ci.plan.sensitive import mask_wire
 
-from . import children
-from . import journal as journal_mod
 from ._proc import tool_env
-from .bootstrap import BootstrapSpec, create_workspace, install_dependencies
-from .cache import (
-    cache_root,
+from .driver import journal as journal_mod
+from .driver.client import Driver
+from .edits import Edited
+from .execute_schematic import run_schematic
+from .mapping import OPERATIONS, Bootstrap, BuiltinEdit, Schematic
+from .options import AngularOptions, cache_root, parse_options
+from .scan import scan
+from .template.bootstrap import BootstrapSpec, create_workspace, install_dependencies
+from .template.cache import (
     cached_template,
     ensure_template,
     find_matching_template,
     link_cached_modules,
 )
-from .driver import Driver
-from .edits import Edited
-from .mapping import OPERATIONS, Bootstrap, BuiltinEdit, Schematic
-from .options import AngularOptions, parse_options
-from .scan import scan
-from .toolchain import Toolchain, check_registry, find_toolchain
-from .workspace import check_app_name, copy_workspace, is_bootstrapped, move_into_place, staging_dir
+from .template.toolchain import Toolchain, check_registry, find_toolchain
+from .template.workspace import (
+    check_app_name,
+    copy_workspace,
+    is_bootstrapped,
+    move_into_place,
+    staging_dir,
+)
 from .writes import apply_edit
 
 
@@ -200,8 +206,6 @@ class AngularSchematicsAdapter:
     def _schematic(
         self, node: PlanNode, context: ExecutionContext, op: Schematic
     ) -> RuntimeMutation | ExecutionFailure:
-        from .execute_schematic import run_schematic
-
         return run_schematic(self, node, context, op)
 
     # -- helpers used by execute_schematic ------------------------------------------

@@ -6,26 +6,36 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from averos_ci.execute.contracts import ExecutionContext, ExecutionFailure, RuntimeMutation
 from averos_ci.plan.model import Action, PlanNode
 
-from . import journal as journal_mod
 from ._proc import CommandFailed, excerpt, tool_env
-from .driver import DriverError, DriverFiles
+from .driver import journal as journal_mod
+from .driver.client import Driver, DriverError, DriverFiles
 from .files import DiskFiles, Files
 from .mapping import Schematic
-from .options import Runner
+from .options import AngularOptions, Runner
 from .percall import run_ng_generate
+from .template.toolchain import Toolchain
 from .writes import apply_edit, merge
 
-if TYPE_CHECKING:
-    from .adapter import AngularSchematicsAdapter
+
+class SchematicsHost(Protocol):
+    """What a schematic node needs of the adapter (:class:`.adapter.AngularSchematicsAdapter`)."""
+
+    options: AngularOptions
+    cache_root: Path
+
+    def schematics_root(self, context: ExecutionContext) -> Path | None: ...
+    def driver(self, context: ExecutionContext, root: Path) -> Driver: ...
+    def kill_driver(self) -> None: ...
+    def toolchain(self) -> Toolchain: ...
 
 
 def run_schematic(
-    adapter: AngularSchematicsAdapter, node: PlanNode, context: ExecutionContext, op: Schematic
+    adapter: SchematicsHost, node: PlanNode, context: ExecutionContext, op: Schematic
 ) -> RuntimeMutation | ExecutionFailure:
     opts = adapter.options
     args = node.args
@@ -106,14 +116,14 @@ def unsafe_names(args: Mapping[str, object]) -> list[str]:
     return bad
 
 
-def _files(adapter: AngularSchematicsAdapter, context: ExecutionContext, root: Path) -> Files:
+def _files(adapter: SchematicsHost, context: ExecutionContext, root: Path) -> Files:
     if context.dry_run and adapter.options.runner is Runner.BATCHED:
         return DriverFiles(adapter.driver(context, root), dry_run=True)
     return DiskFiles(root)
 
 
 def _batched(
-    adapter: AngularSchematicsAdapter,
+    adapter: SchematicsHost,
     context: ExecutionContext,
     schematic: str,
     options: dict[str, object],
@@ -150,7 +160,7 @@ def _batched(
 
 
 def _per_process(
-    adapter: AngularSchematicsAdapter,
+    adapter: SchematicsHost,
     context: ExecutionContext,
     schematic: str,
     options: dict[str, object],

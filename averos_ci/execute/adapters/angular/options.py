@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 
-from averos_ci.errors import ConfigError
+from averos_ci._model import WireModel
+from averos_ci.execute.adapters._options import parse_adapter_options
 
 
 class Runner(StrEnum):
@@ -17,11 +19,7 @@ class Runner(StrEnum):
     PER_PROCESS = "per-process"  # one `ng generate` per node, as Averos itself runs
 
 
-class AngularOptions(BaseModel):
-    model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, frozen=True, extra="forbid"
-    )
-
+class AngularOptions(WireModel):
     collection: str = "@wiforge/averos"
     angular_cli_version: str = "14"
     averos_version: str = "1.4.1"
@@ -46,14 +44,19 @@ class AngularOptions(BaseModel):
 
 
 def parse_options(options: Mapping[str, Any]) -> AngularOptions:
-    try:
-        return AngularOptions.model_validate(dict(options))
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
-            for err in exc.errors()
-        )
-        raise ConfigError(
-            f"invalid adapterOptions for angular-schematics: {problems}",
-            hint="see 'adapterOptions' in the README's angular-schematics section",
-        ) from None
+    return parse_adapter_options(
+        AngularOptions,
+        options,
+        adapter="angular-schematics",
+        hint="see 'adapterOptions' in the README's angular-schematics section",
+    )
+
+
+def cache_root(options: AngularOptions | None = None) -> Path:
+    if options is not None and options.cache_dir:
+        return Path(options.cache_dir).expanduser().resolve()
+    env = os.environ.get("AVEROS_CI_CACHE_DIR")
+    if env:
+        return Path(env).expanduser().resolve()
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return (Path(xdg) / "averos-ci").resolve()

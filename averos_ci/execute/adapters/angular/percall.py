@@ -14,7 +14,7 @@ from typing import Any
 from averos_ci.execute.contracts import RuntimeMutation
 
 from ._proc import run
-from .journal import Journal
+from .driver.journal import Journal
 from .mapping import cli_arguments
 from .scan import diff, scan
 

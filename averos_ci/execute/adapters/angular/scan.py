@@ -8,7 +8,7 @@ from pathlib import Path
 
 from averos_ci.execute.contracts import RuntimeMutation
 
-from .workspace import IGNORED_DIRS
+from .template.workspace import IGNORED_DIRS
 
 
 def scan(root: Path) -> dict[str, str]:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from averos_ci.execute.contracts import CancelToken, ExecutionContext
 
-from .bootstrap import BootstrapSpec
-from .cache import cache_root, ensure_template
-from .options import AngularOptions
+from .options import AngularOptions, cache_root
 from .scan import scan
-from .workspace import copy_workspace
+from .template.bootstrap import BootstrapSpec
+from .template.cache import ensure_template
+from .template.workspace import copy_workspace
 
 
 def node_missing_reason() -> str | None:

@@ -7,9 +7,9 @@ from pathlib import Path
 from averos_ci._fs import atomic_write_text
 from averos_ci.execute.contracts import ExecutionContext, RuntimeMutation
 
+from .driver.journal import Journal
 from .edits import Edited
-from .journal import Journal
-from .workspace import contained
+from .template.workspace import contained
 
 
 def write_files(

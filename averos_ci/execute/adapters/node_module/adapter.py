@@ -16,7 +16,9 @@ from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
+from averos_ci._validation import first_problem
 from averos_ci.errors import ToolchainError
+from averos_ci.execute.adapters import _children as children
 from averos_ci.execute.adapters._env import scrubbed_env
 from averos_ci.execute.adapters._jsonlines import (
     JsonLinesError,
@@ -72,8 +74,6 @@ class NodeModuleAdapter:
             raise
 
     def open(self, context: ExecutionContext) -> None:
-        from averos_ci.execute.adapters.angular import children
-
         if not context.dry_run:
             context.workspace_root.mkdir(parents=True, exist_ok=True)
             # A host left running by a killed run must not act beside the new one.
@@ -251,8 +251,6 @@ class NodeModuleAdapter:
 
     def _forget(self) -> None:
         if self._tracked is not None:
-            from averos_ci.execute.adapters.angular import children
-
             children.forget(self._tracked)
             self._tracked = None
 
@@ -298,7 +296,7 @@ def _result(node: PlanNode, context: ExecutionContext, value: object) -> Executi
                 failure=ExecutionFailure(
                     code="ADAPTER_ERROR",
                     message=f"execute() for {node.id} returned an invalid runtimeMutation: "
-                    f"{exc.errors()[0]['msg']}",
+                    f"{first_problem(exc).msg}",
                 ),
             )
     if value["success"]:

@@ -18,11 +18,12 @@
  */
 'use strict';
 
-const fs = require('fs');
 const path = require('path');
-const readline = require('readline');
 const util = require('util');
 const { pathToFileURL } = require('url');
+// The module must not write to the protocol stream: console output goes to stderr and to
+// the current request's log.
+const { reply: protocolWrite, requestLog, serve } = require('../_jsonlines.js');
 
 const arg = (name) => {
   const i = process.argv.indexOf(name);
@@ -31,22 +32,6 @@ const arg = (name) => {
 const modulePath = path.resolve(arg('--module') || '');
 const exportName = arg('--export') || 'default';
 
-const protocolWrite = (obj) => fs.writeSync(1, JSON.stringify(obj) + '\n');
-
-// The module must not write to the protocol stream: route console output to stderr and
-// to the current request's log.
-let currentLog = null;
-const capture = (level) => (...args) => {
-  const line = args.map((a) => (typeof a === 'string' ? a : util.inspect(a))).join(' ');
-  if (currentLog) currentLog.push(`[${level}] ${line}`);
-  process.stderr.write(line + '\n');
-};
-console.log = capture('info');
-console.info = capture('info');
-console.warn = capture('warn');
-console.error = capture('error');
-console.debug = capture('debug');
-process.stdout.write = (chunk, encoding, cb) => process.stderr.write(chunk, encoding, cb);
 
 function describeError(err) {
   if (err instanceof Error) {
@@ -95,39 +80,34 @@ async function main() {
   const results = {};
   protocolWrite({ type: 'ready', node: process.version, methods });
 
-  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of rl) {
-    if (!line.trim()) continue;
-    let request;
-    try {
-      request = JSON.parse(line);
-    } catch (err) {
-      continue;
-    }
-    if (request.op === 'exit') break;
-    const { id, method } = request;
-    const args = Array.isArray(request.args) ? request.args : [];
-    if (typeof adapter[method] !== 'function') {
-      protocolWrite({ type: 'result', id, ok: false, missing: true, log: [] });
-      continue;
-    }
-    currentLog = [];
-    try {
-      if (method === 'execute' && args[2]) {
-        args[2].results = results; // Averos's ExecutionState: cwd + results of earlier nodes
+  // Lines that are not JSON are ignored; at the end of stdin the requests read are answered.
+  serve(
+    async (request) => {
+      const { id, method } = request;
+      const args = Array.isArray(request.args) ? request.args : [];
+      if (typeof adapter[method] !== 'function') {
+        protocolWrite({ type: 'result', id, ok: false, missing: true, log: [] });
+        return;
       }
-      const value = await adapter[method](...args);
-      if (method === 'execute' && value && value.success === true && args[0]) {
-        results[args[0].id] = value;
+      const log = [];
+      requestLog.set(log);
+      try {
+        if (method === 'execute' && args[2]) {
+          args[2].results = results; // Averos's ExecutionState: cwd + results of earlier nodes
+        }
+        const value = await adapter[method](...args);
+        if (method === 'execute' && value && value.success === true && args[0]) {
+          results[args[0].id] = value;
+        }
+        protocolWrite({ type: 'result', id, ok: true, value: value === undefined ? null : value, log });
+      } catch (err) {
+        protocolWrite({ type: 'result', id, ok: false, error: describeError(err), log });
+      } finally {
+        requestLog.set(null);
       }
-      protocolWrite({ type: 'result', id, ok: true, value: value === undefined ? null : value, log: currentLog });
-    } catch (err) {
-      protocolWrite({ type: 'result', id, ok: false, error: describeError(err), log: currentLog });
-    } finally {
-      currentLog = null;
-    }
-  }
-  process.exit(0);
+    },
+    { finishOnClose: true },
+  );
 }
 
 process.on('unhandledRejection', (reason) => {

@@ -6,20 +6,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 
+from averos_ci._model import WireModel
 from averos_ci.errors import ConfigError
+from averos_ci.execute.adapters._options import parse_adapter_options
 
 MODULE_SUFFIXES = (".js", ".mjs", ".cjs")
 HINT = "see 'JavaScript and TypeScript adapters' in the README"
 
 
-class NodeModuleOptions(BaseModel):
-    model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, frozen=True, extra="forbid"
-    )
-
+class NodeModuleOptions(WireModel):
     module: str = Field(min_length=1)  # relative to the config file's folder, and inside it
     export: str = Field(default="default", min_length=1)
     node: str = "node"  # the Node.js executable (a name on PATH or a path)
@@ -30,16 +27,7 @@ class NodeModuleOptions(BaseModel):
 
 
 def parse_options(options: Mapping[str, Any]) -> NodeModuleOptions:
-    try:
-        return NodeModuleOptions.model_validate(dict(options))
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
-            for err in exc.errors()
-        )
-        raise ConfigError(
-            f"invalid adapterOptions for node-module: {problems}", hint=HINT
-        ) from None
+    return parse_adapter_options(NodeModuleOptions, options, adapter="node-module", hint=HINT)
 
 
 def resolve_module(options: NodeModuleOptions) -> Path:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.execute.adapters.angular.cache import cache_root
+from averos_ci.execute.adapters.angular.options import cache_root
 from averos_ci.execute.adapters.angular.testing import (
     fresh_workspace,
     node_missing_reason,

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from averos_ci.execute.adapters.angular import children
+from averos_ci.execute.adapters import _children as children
 
 
 def test_reap_ends_the_recorded_group(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from averos_ci.execute.adapters.angular import edits, journal
+from averos_ci.execute.adapters.angular import edits
+from averos_ci.execute.adapters.angular.driver import journal
 from averos_ci.execute.adapters.angular.writes import write_files
 
 

@@ -101,7 +101,7 @@ class Driver:
 
 
 class DriverFiles:
-    """:class:`~.files.Files` read through the driver."""
+    """:class:`~averos_ci.execute.adapters.angular.files.Files` read through the driver."""
 
     def __init__(self, driver: Driver, *, dry_run: bool) -> None:
         self.driver = driver

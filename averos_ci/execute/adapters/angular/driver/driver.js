@@ -24,27 +24,13 @@
 
 const fs = require('fs');
 const path = require('path');
-const readline = require('readline');
 const { createRequire } = require('module');
+// Schematics must not write to the protocol stream: console output goes to the request's log.
+const { reply: protocolWrite, requestLog, serve } = require('../../_jsonlines.js');
 
 const rootArg = process.argv.indexOf('--root');
 const root = path.resolve(rootArg > 0 ? process.argv[rootArg + 1] : process.cwd());
 
-const protocolWrite = (obj) => fs.writeSync(1, JSON.stringify(obj) + '\n');
-
-// Schematics must not write to the protocol stream: route console output to the log.
-let currentLog = null;
-const capture = (level) => (...args) => {
-  const line = args.map((a) => (typeof a === 'string' ? a : require('util').inspect(a))).join(' ');
-  if (currentLog) currentLog.push(`[${level}] ${line}`);
-  process.stderr.write(line + '\n');
-};
-console.log = capture('info');
-console.info = capture('info');
-console.warn = capture('warn');
-console.error = capture('error');
-console.debug = capture('debug');
-process.stdout.write = (chunk, encoding, cb) => process.stderr.write(chunk, encoding, cb);
 
 let devkit;
 try {
@@ -132,7 +118,7 @@ function getWorkflow(dryRun) {
     ],
   });
   workflow.registry.addPostTransform(core.schema.transforms.addUndefinedDefaults);
-  workflow.registry.useXDeprecatedProvider((msg) => currentLog && currentLog.push(`[warn] ${msg}`));
+  workflow.registry.useXDeprecatedProvider((msg) => requestLog.get() && requestLog.get().push(`[warn] ${msg}`));
   // Without these the Averos schematics that chain others fail with
   // `Project "undefined" does not exist` (the Angular CLI registers the same providers).
   workflow.registry.addSmartDefaultProvider('projectName', () => readWorkspace().project);
@@ -172,7 +158,7 @@ async function run(request) {
   const log = [];
   const changes = [];
   const errors = [];
-  currentLog = log;
+  requestLog.set(log);
   journalState.dir = request.dryRun ? null : request.journal || null;
   journalState.seen = new Set();
   journalState.seq = 0;
@@ -212,7 +198,7 @@ async function run(request) {
     return { type: 'result', id: request.id, ok: false, error: message, changes, log, durationMs: Date.now() - started };
   } finally {
     sub.unsubscribe();
-    currentLog = null;
+    requestLog.set(null);
     journalState.dir = null;
   }
 }
@@ -226,26 +212,12 @@ try {
 }
 protocolWrite({ type: 'ready', schematicsVersion: devkit.version, node: process.version, project });
 
-const rl = readline.createInterface({ input: process.stdin, terminal: false });
-let chain = Promise.resolve();
-rl.on('line', (line) => {
-  if (!line.trim()) return;
-  chain = chain.then(async () => {
-    let request;
-    try {
-      request = JSON.parse(line);
-    } catch (err) {
-      protocolWrite({ type: 'result', id: null, ok: false, error: `bad request: ${err.message}`, log: [], changes: [] });
-      return;
-    }
-    if (request.op === 'exit') process.exit(0);
-    if (request.op === 'read') {
-      protocolWrite(await readFile(request));
-      return;
-    }
-    protocolWrite(await run(request));
-  });
-});
-// stdin closes when averos-ci exits or is killed: stop at once rather than keep writing
-// into a workspace that a resumed run is about to roll back.
-rl.on('close', () => process.exit(0));
+// stdin closes when averos-ci exits or is killed: stop at once (no finishOnClose) rather than
+// keep writing into a workspace that a resumed run is about to roll back.
+serve(
+  async (request) => protocolWrite(await (request.op === 'read' ? readFile(request) : run(request))),
+  {
+    badLine: (err) =>
+      protocolWrite({ type: 'result', id: null, ok: false, error: `bad request: ${err.message}`, log: [], changes: [] }),
+  },
+);

@@ -96,7 +96,7 @@ def rollback(root: Path) -> list[str]:
         restored.append(relative)
     listing = directory / SNAPSHOT
     if listing.is_file():
-        from .scan import scan  # local: scan imports workspace, which is heavier
+        from ..scan import scan  # local: scan imports workspace, which is heavier
 
         keep = set(json.loads(listing.read_text(encoding="utf-8")))
         for relative in sorted(set(scan(root)) - keep):

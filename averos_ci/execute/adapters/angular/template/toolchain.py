@@ -10,7 +10,7 @@ from pathlib import Path
 
 from averos_ci.errors import ToolchainError
 
-from ._proc import CommandFailed, run, tool_env
+from .._proc import CommandFailed, run, tool_env
 
 NODE_HINT = (
     "install Node.js {minimum} or newer with npm (https://nodejs.org, or your distribution's "

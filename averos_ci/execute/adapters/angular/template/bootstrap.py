@@ -13,8 +13,9 @@ from pathlib import Path
 from averos_ci.errors import ConfigError, ToolchainError
 from averos_ci.execute.contracts import ExecutionContext
 
-from ._proc import CommandFailed, run, tool_env
-from .options import AngularOptions
+from .._proc import CommandFailed, run, tool_env
+from ..options import AngularOptions
+from ..options import cache_root as default_cache_root
 from .tarball import LocalTarball, read_tarball
 from .toolchain import Toolchain, find_toolchain
 from .workspace import check_app_name
@@ -56,8 +57,6 @@ class BootstrapSpec:
         language: str,
         cache_root: Path | None = None,
     ) -> BootstrapSpec:
-        from .cache import cache_root as default_cache_root
-
         tarball = local_tarball(options)
         return cls(
             app_name=check_app_name(app_name),

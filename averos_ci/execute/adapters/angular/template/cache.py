@@ -19,21 +19,11 @@ from pathlib import Path
 from averos_ci._fs import atomic_write_text
 from averos_ci.errors import AverosCIError
 
+from ..options import AngularOptions, cache_root
 from .bootstrap import BootstrapSpec, create_workspace, local_tarball
-from .options import AngularOptions
 from .toolchain import check_registry
 
 READY = "ready.json"
-
-
-def cache_root(options: AngularOptions | None = None) -> Path:
-    if options is not None and options.cache_dir:
-        return Path(options.cache_dir).expanduser().resolve()
-    env = os.environ.get("AVEROS_CI_CACHE_DIR")
-    if env:
-        return Path(env).expanduser().resolve()
-    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return (Path(xdg) / "averos-ci").resolve()
 
 
 def template_key(spec: BootstrapSpec) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.execute.adapters.angular.cache import cache_root
+from averos_ci.execute.adapters.angular.options import cache_root
 from tests.conftest import REPO_ROOT
 from tests.plan.test_mermaid import HERE as MERMAID_HERE
 from tests.plan.test_mermaid import _parse

@@ -7,12 +7,12 @@ import signal
 import threading
 import time
 import webbrowser
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 from averos_ci.config import load_config
 from averos_ci.execute.adapters.angular.cache import cache_root
@@ -55,13 +55,13 @@ def preview(
     With ``screenshot`` the pages are captured and the servers stopped; otherwise this runs
     until interrupted (KeyboardInterrupt; SIGTERM is turned into one), then stops both servers.
     """
+    browser_path = find_chromium(chromium) if screenshot is not None else None
     cfg = load_config(config)
     manifest, _warnings = load_manifest(cfg.manifest_path)
     app = read_app(cfg.workspace_root)
     options = _adapter_options(cfg.adapter, cfg.adapter_options)
     cache = cache_root(options)
     toolchain = find_toolchain(options.min_node_version if options else "14.15.0")
-    browser_path = find_chromium(chromium) if screenshot is not None else None
     if not (tools_dir(cache) / "node_modules").is_dir():
         _say("preview: installing json-server and playwright-core (first use)…")
     tools = ensure_tools(cache, npm=toolchain.npm)
@@ -105,10 +105,19 @@ def preview(
             if open_browser:
                 webbrowser.open(url)
             _say("preview: Ctrl-C stops the app and the mock backend")
-            with _sigterm_interrupts():
-                while True:
-                    be.check()
-                    time.sleep(0.5)
+            _wait(be.check)
+
+
+def _wait(check: Callable[[], None]) -> NoReturn:
+    """Until Ctrl-C or SIGTERM (KeyboardInterrupt, exit 130), or a server exits (exit 1)."""
+    try:
+        with _sigterm_interrupts():
+            while True:
+                check()
+                time.sleep(0.5)
+    except KeyboardInterrupt:
+        _say("preview: stopping the app and the mock backend")
+        raise
 
 
 def _adapter_options(adapter: str, raw: dict[str, Any]) -> AngularOptions | None:

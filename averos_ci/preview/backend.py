@@ -27,6 +27,7 @@ from averos_ci.preview.errors import PreviewFailed
 from averos_ci.preview.procs import start, stop, wait_port
 
 AUTH_JS = Path(__file__).resolve().parent / "auth.js"
+QUERY_JS = Path(__file__).resolve().parent / "query.js"  # MongoDB-style ?filter= searches
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
 
@@ -129,8 +130,7 @@ def run_backend(
                 routes = folder / f"routes-{server.port}.json"
                 atomic_write_text(routes, json.dumps(server.routes, indent=2) + "\n")
                 cmd += ["--routes", str(routes)]
-            if server.auth:
-                cmd += ["--middlewares", str(AUTH_JS)]
+            cmd += ["--middlewares", str(QUERY_JS), *([str(AUTH_JS)] if server.auth else [])]
             log = folder / f"json-server-{server.port}.log"
             procs.append(start(cmd, cwd=folder, log=log))
         deadline = time.monotonic() + 60

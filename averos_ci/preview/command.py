@@ -92,6 +92,8 @@ def preview(
             _say(f"preview: the app is at {url}")
             if screenshot is not None:
                 assert browser_path is not None
+                if not app.pages:
+                    _say("note: the generated routes have no entity page (no use case)")
                 shots = take_screenshots(
                     base_url=url,
                     pages=app.pages,

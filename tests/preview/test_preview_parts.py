@@ -124,3 +124,22 @@ def test_missing_chromium_is_exit_2_naming_what_to_install(
     assert run_cli(argv) == 2
     assert "apt-get install chromium" in capsys.readouterr().err
     assert not (tmp_path / "shots").exists()
+
+
+def test_the_public_api_is_what_all_lists() -> None:
+    import averos_ci.preview as preview
+
+    assert set(preview.__all__) == {
+        "DEFAULT_PORT",
+        "GeneratedApp",
+        "Page",
+        "PreviewResult",
+        "ensure_tools",
+        "find_chromium",
+        "preview",
+        "read_app",
+        "sample_records",
+        "serve_spa",
+    }
+    for name in preview.__all__:
+        assert getattr(preview, name) is not None

@@ -81,8 +81,9 @@ def sample_records(
 ) -> dict[str, list[Record]]:
     """``{entity name: records}`` for a normalized manifest (:func:`load_manifest`'s result).
 
-    With ``enableExternalEntityMapping`` the records carry the backend's field names
-    (``fieldMappings``: ``fieldKey`` -> ``mapTo``), as the generated app expects to read them.
+    With ``enableExternalEntityMapping`` the records also carry the backend's field names
+    (``fieldMappings``: ``fieldKey`` -> ``mapTo``, e.g. ``_id``), which the generated model
+    may declare besides the member (Averos 1.4.1 declares ``@ID() _id`` and ``taskId``).
     """
     entities: Mapping[str, Any] = manifest.get("entities") or {}
     flat: dict[str, list[Record]] = {}
@@ -127,5 +128,5 @@ def _mapped(
         renames = {e["fieldKey"]: e["mapTo"] for e in mapping.get("mapping") or []}
         for record in records.get(str(mapping.get("ename")), []):
             for key in [k for k in record if k in renames and k != "id"]:
-                record[renames[key]] = record.pop(key)
+                record[renames[key]] = record[key]  # both: a runtime maps one or the other
     return records

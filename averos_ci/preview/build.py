@@ -1,0 +1,87 @@
+"""Build the generated app: ``npx ng build --configuration development`` in its workspace
+(the development configuration: no budgets, no optimisation, about a minute)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+from averos_ci.errors import InputError
+from averos_ci.execute.adapters._env import scrubbed_env
+from averos_ci.preview.errors import PreviewFailed
+
+BUILD_ARGS = ("ng", "build", "--configuration", "development")
+BUILD_TIMEOUT_S = 1800
+
+
+def output_dir(workspace: Path) -> Path | None:
+    """Where the build puts the app (angular.json's outputPath), if it holds an index.html."""
+    candidates: list[Path] = []
+    try:
+        angular = json.loads((workspace / "angular.json").read_text(encoding="utf-8"))
+        for project in (angular.get("projects") or {}).values():
+            options = project.get("architect", {}).get("build", {}).get("options", {})
+            if isinstance(options.get("outputPath"), str):
+                candidates.append(workspace / options["outputPath"])
+    except (OSError, ValueError, AttributeError):
+        pass
+    if (workspace / "dist").is_dir():
+        candidates += sorted((workspace / "dist").iterdir())
+    return next((c for c in candidates if (c / "index.html").is_file()), None)
+
+
+def build_app(workspace: Path, *, npx: str, cache: Path, log: Path) -> Path:
+    """Build; the folder to serve. A failed build is exit 1 with the end of its output."""
+    env = {
+        **scrubbed_env(),
+        "npm_config_cache": str(cache / "npm"),
+        "npm_config_update_notifier": "false",
+        "NG_CLI_ANALYTICS": "false",
+        "NG_FORCE_TTY": "false",
+    }
+    cmd = [npx, *BUILD_ARGS]
+    log.parent.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    with log.open("w", encoding="utf-8") as out:
+        try:
+            proc = subprocess.run(
+                cmd,
+                cwd=workspace,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=BUILD_TIMEOUT_S,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise PreviewFailed(
+                f"`{' '.join(BUILD_ARGS)}` ran longer than {BUILD_TIMEOUT_S} s", path=log
+            ) from None
+        except OSError as exc:
+            raise PreviewFailed(f"`{' '.join(cmd)}` could not start: {exc}") from None
+    if proc.returncode != 0:
+        tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
+        raise PreviewFailed(
+            f"`npx {' '.join(BUILD_ARGS)}` exited {proc.returncode} "
+            f"after {time.monotonic() - started:.0f} s:\n{tail}",
+            path=log,
+            hint=f"the whole output is in {log}",
+        )
+    built = output_dir(workspace)
+    if built is None:
+        raise PreviewFailed(f"the build wrote no index.html under {workspace / 'dist'}", path=log)
+    return built
+
+
+def existing_build(workspace: Path) -> Path:
+    built = output_dir(workspace)
+    if built is None:
+        raise InputError(
+            f"--no-build, but {workspace} has no build (no dist/*/index.html)",
+            path=workspace,
+            hint="run preview once without --no-build",
+        )
+    return built

@@ -1,0 +1,1 @@
+"""``averos-ci doctor`` (registered below)."""

@@ -72,7 +72,8 @@ def load_workflow(path: Path) -> dict[str, Any] | None:
 
 def triggers(workflow: dict[str, Any]) -> dict[str, Any]:
     # YAML 1.1 readers turn the key ``on`` into True
-    on = workflow.get("on", workflow.get(True))
+    keys: dict[Any, Any] = workflow
+    on = keys.get("on", keys.get(True))
     if isinstance(on, str):
         return {on: None}
     if isinstance(on, list):

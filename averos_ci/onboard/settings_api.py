@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from averos_ci.github.api import GitHubClient
+from averos_ci.github.api import GitHubAPIError, GitHubClient
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,12 @@ class SettingsReader:
 
     def get(self, path: str) -> Read | Hidden:
         resp = self.client.request("GET", self._repo + path, ok=(200, 403, 404))
+        if resp.status_code == 403 and resp.headers.get("x-ratelimit-remaining") == "0":
+            raise GitHubAPIError(
+                f"GET {self._repo}{path.split('?')[0]}: rate limited (HTTP 403)",
+                status=403,
+                hint="run doctor again once the limit has reset",
+            )
         header = resp.headers.get("x-oauth-scopes")
         if header is not None:
             self.scopes = {s.strip() for s in header.split(",") if s.strip()}

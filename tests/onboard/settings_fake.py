@@ -94,6 +94,7 @@ class SettingsFake:
         self.spec = spec
         self.settings = Settings()
         self.exchanges: list[tuple[str, str, dict[str, str], int, Any]] = []
+        self.extra_headers: dict[str, str] = {}
         server.expect_request(re.compile(r"/.*")).respond_with_handler(self._handle)
 
     @property
@@ -110,6 +111,8 @@ class SettingsFake:
         headers = {"Content-Type": "application/json"}
         if self.settings.scopes is not None:
             headers["X-OAuth-Scopes"] = self.settings.scopes
+        headers.update(self.extra_headers)
+        self.extra_headers = {}
         return Response(json.dumps(body), status=status, headers=headers)
 
     def _route(self, method: str, path: str) -> tuple[int, Any]:

@@ -189,3 +189,22 @@ def test_cli_exit_codes_json_and_no_token_printed(
     settings_fake.settings.can_approve_prs = False
     assert run_cli([*args, "--allow-unknown"]) == 1
     assert "fix: Settings → Actions" in capsys.readouterr().out
+
+
+def test_a_rate_limited_403_is_an_error_not_an_unknown(
+    setup_repo: Path, settings_fake: SettingsFake, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from averos_ci.github.api import GitHubAPIError
+
+    settings_fake.settings = healthy()
+    original = settings_fake._route
+
+    def limited(method: str, path: str) -> tuple[int, object]:
+        if path.endswith("/actions/permissions/workflow"):
+            settings_fake.extra_headers = {"X-RateLimit-Remaining": "0"}
+            return 403, {"message": "API rate limit exceeded", "documentation_url": "x"}
+        return original(method, path)
+
+    monkeypatch.setattr(settings_fake, "_route", limited)
+    with pytest.raises(GitHubAPIError, match="rate limited"):
+        doctor(setup_repo, token=TOKEN, repository=REPO, api_url=settings_fake.url)

@@ -197,3 +197,6 @@ def test_bad_input_is_a_usage_error(
     assert run_cli(["init"]) == 2
     assert "--action-repo" in capsys.readouterr().err
     assert files(repo) == {}
+    monkeypatch.chdir(repo.parent)  # not a git repository
+    assert run_cli(["init", "--action-repo", ACTION]) == 2
+    assert "not inside a git repository" in capsys.readouterr().err

@@ -62,6 +62,7 @@ class InitResult:
     checklist: tuple[str, ...]
     dry_run: bool
     written: bool
+    notes: tuple[str, ...] = ()
 
     @property
     def conflicts(self) -> tuple[PlannedFile, ...]:
@@ -104,7 +105,14 @@ def init_repository(
         for f in files:
             if f.change in (Change.CREATE, Change.UPDATE):
                 atomic_write_text(root / f.path, f.content)
+    others = MONOREPO if names is SINGLE else SINGLE
+    notes = tuple(
+        f".github/workflows/{n} is the other layout's workflow: delete it (it would run too)"
+        for n in others
+        if (root / ".github" / "workflows" / n).exists()
+    )
     return InitResult(
+        notes=notes,
         root=root,
         branch=branch,
         projects=tuple(configs),

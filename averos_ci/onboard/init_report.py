@@ -15,6 +15,7 @@ def render_init(result: InitResult) -> str:
             out.extend(f"    | {text}" for text in f.content.splitlines())
         elif f.diff and (result.dry_run or f.change is Change.CONFLICT):
             out.extend(f"    {text}" for text in f.diff.splitlines())
+    out.extend(f"note: {n}" for n in result.notes)
     out.append("")
     if result.conflicts and not result.dry_run:
         out.append(

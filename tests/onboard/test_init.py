@@ -162,16 +162,17 @@ def test_the_default_branch_comes_from_origin_then_the_current_branch(
 
 
 def test_existing_projects_are_found_not_written(repo: Path) -> None:
+    init_repository(repo, action_repo=ACTION)  # one project at first
     for name in ("shop", "admin"):
         (repo / "apps" / name).mkdir(parents=True)
         config = {"manifestPath": "app.manifest.yaml", "adapter": "mock"}
         (repo / "apps" / name / "averos.config.json").write_text(json.dumps(config))
         (repo / "apps" / name / "app.manifest.yaml").write_text("applicationName: X\n")
+    (repo / "averos.config.json").unlink()
     result = init_repository(repo, action_repo=ACTION)
     assert result.projects == ("apps/admin/averos.config.json", "apps/shop/averos.config.json")
-    assert sorted(p.name for p in (repo / ".github" / "workflows").iterdir()) == [
-        "averos-monorepo.yml"
-    ]
+    assert (repo / ".github" / "workflows" / "averos-monorepo.yml").is_file()
+    assert len(result.notes) == 4 and "averos-plan.yml is the other layout's" in result.notes[0]
     assert not (repo / "averos.config.json").exists()
     text = (repo / ".github" / "workflows" / "averos-monorepo.yml").read_text(encoding="utf-8")
     assert f"git+https://github.com/{ACTION}@v{__version__}" in text

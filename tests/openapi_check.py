@@ -97,7 +97,11 @@ class OpenAPISpec:
         response = responses.get(str(status))
         if response is None:
             assert status in UNDOCUMENTED_ERRORS, f"{op.method} {op.template}: HTTP {status}?"
-            return {"$ref": f"{URI}#/components/schemas/basic-error"}
+            # basic-error requires nothing; GitHub's error bodies always carry a message
+            return {
+                "allOf": [{"$ref": f"{URI}#/components/schemas/basic-error"}],
+                "required": ["message"],
+            }
         response = self._deref(response)
         content = response.get("content", {}).get("application/json")
         if content is None:

@@ -176,6 +176,10 @@ def test_cli_exit_codes_json_and_no_token_printed(
     args = ["doctor", "--repo", REPO, "--api-url", settings_fake.url]
     assert run_cli(args) == 2  # no token
     assert "GITHUB_TOKEN" in capsys.readouterr().err
+    monkeypatch.setenv("GH_TOKEN", TOKEN)
+    assert run_cli(["doctor", "--api-url", settings_fake.url]) == 2  # origin is not on GitHub
+    assert "hint: pass --repo owner/name" in capsys.readouterr().err
+    monkeypatch.delenv("GH_TOKEN")
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     settings_fake.settings = healthy()
     assert run_cli([*args, "--format", "json"]) == 0

@@ -26,24 +26,86 @@ class ConfigFile(BaseModel):
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
 
-    mode: RunMode | None = None
-    timeout_ms: StrictInt | None = Field(default=None, ge=1)
-    max_attempts: StrictInt | None = Field(default=None, ge=1, le=100)
-    workspace_root: StrictStr | None = None
-    manifest_path: StrictStr | None = None
-    logs_dir: StrictStr | None = None
-    state_path: StrictStr | None = None
-    checkpoint_path: StrictStr | None = None
-    development: StrictBool | None = None
-    adapter: StrictStr | None = None
-    adapter_options: dict[str, Any] | None = None
-    concurrency: StrictInt | None = Field(default=None, ge=1, le=64)
-    listeners: list[StrictStr] | None = None  # "module:attribute" factories of RunnerEventListener
-    github: dict[str, Any] | None = None  # read by averos_ci.github.settings
-    policy: dict[str, Any] | None = None  # read by averos_ci.policy.settings
-    averos_version: StrictStr | None = None  # Averos: @wiforge/averos version (angular adapter)
-    local_tgz: StrictStr | None = None  # Averos: install @wiforge/averos from this tarball
-    sensitive: list[StrictStr] | None = None  # more "<node id glob>/<arg>" to mask (plan.sensitive)
+    mode: RunMode | None = Field(
+        default=None,
+        description="`strict` stops at the first failed node (the rest is cancelled); "
+        "`resilient` skips only the dependents of a failed node and runs the rest.",
+    )
+    timeout_ms: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        description="Bound on the whole run, in milliseconds: no node starts after it; "
+        "progress is kept and the run exits 130 (continue with `--resume`). Unset: no bound.",
+    )
+    max_attempts: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description="Attempts per node for retryable failures (exponential back-off).",
+    )
+    workspace_root: StrictStr | None = Field(
+        default=None,
+        description="The application workspace the adapter changes: a subfolder, never the "
+        "repository root.",
+    )
+    manifest_path: StrictStr | None = Field(default=None, description="The manifest to apply.")
+    logs_dir: StrictStr | None = Field(
+        default=None,
+        description="Events (`events.jsonl`), `summary.json`, per-node logs and Averos's own "
+        "log files.",
+    )
+    state_path: StrictStr | None = Field(
+        default=None,
+        description="The applied state: what the last successful run applied (the base of "
+        "the next plan).",
+    )
+    checkpoint_path: StrictStr | None = Field(
+        default=None, description="The checkpoint journal of a run in progress (for `--resume`)."
+    )
+    development: StrictBool | None = Field(
+        default=None, description="Passed to the adapter as `context.development`."
+    )
+    adapter: StrictStr | None = Field(
+        default=None,
+        description="The adapter that executes the nodes: `angular-schematics`, `node-module`, "
+        "`mock` (only when named) or one registered in the `averos_ci.adapters` entry points.",
+    )
+    adapter_options: dict[str, Any] | None = Field(
+        default=None, description="Object handed to the adapter's factory (per adapter)."
+    )
+    concurrency: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="Nodes run in parallel, only if the adapter supports it.",
+    )
+    listeners: list[StrictStr] | None = Field(
+        default=None,
+        description='Extra run event listeners, each `"module:attribute"` (a factory or an '
+        "object with `on_event(event)`).",
+    )
+    github: dict[str, Any] | None = Field(
+        default=None, description="How the GitHub flow behaves: the `github` settings."
+    )
+    policy: dict[str, Any] | None = Field(
+        default=None,
+        description="What a plan may do and who may approve it: the `policy` settings.",
+    )
+    averos_version: StrictStr | None = Field(
+        default=None,
+        description="Averos's key: the `@wiforge/averos` version the `angular-schematics` "
+        "adapter installs (`adapterOptions.averosVersion` wins).",
+    )
+    local_tgz: StrictStr | None = Field(
+        default=None,
+        description="Averos's key: install `@wiforge/averos` from this `npm pack` tarball, "
+        "with no registry access.",
+    )
+    sensitive: list[StrictStr] | None = Field(
+        default=None,
+        description='More fields to mask in every plan output, each `"<node id glob>/<arg '
+        "glob>\"` (authentication providers' `config` is always masked).",
+    )
 
 
 KNOWN_KEYS = frozenset(f.alias or n for n, f in ConfigFile.model_fields.items())

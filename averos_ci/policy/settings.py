@@ -31,17 +31,43 @@ class ProtectedElement(_Model):
     """Plan elements (node ids such as ``entity:Payment``, or globs such as ``*:Payment*``)
     whose creation, change or removal needs a higher permission to approve."""
 
-    match: StrictStr = Field(min_length=1)
-    permission: PermissionLevel = PermissionLevel.MAINTAIN
+    match: StrictStr = Field(
+        min_length=1,
+        description="A node id (`entity:Payment`) or an `fnmatch` glob on node ids "
+        "(`entity:Pay*`, `*:Payment*`).",
+    )
+    permission: PermissionLevel = Field(
+        default=PermissionLevel.MAINTAIN,
+        description="Approvers' minimum permission when the plan creates, changes, renames or "
+        "removes a matching element.",
+    )
 
 
 class PolicySettings(_Model):
-    forbid_removals: StrictBool = False
-    required_approvals: StrictInt = Field(default=1, ge=1, le=20)
-    updates_need_permission: PermissionLevel | None = None
-    max_nodes: StrictInt | None = Field(default=None, ge=1)
+    forbid_removals: StrictBool = Field(
+        default=False,
+        description="Violation: the plan removes elements from the manifest (`toRemove`).",
+    )
+    required_approvals: StrictInt = Field(
+        default=1,
+        ge=1,
+        le=20,
+        description="Requirement: distinct approvers needed when the plan has changes.",
+    )
+    updates_need_permission: PermissionLevel | None = Field(
+        default=None,
+        description="Requirement: approvers' minimum permission when the plan updates or "
+        "renames existing elements (`toUpdate`, conflicts).",
+    )
+    max_nodes: StrictInt | None = Field(
+        default=None, ge=1, description="Violation: the plan executes more nodes than this."
+    )
     # A plain string is ``{"match": <string>, "permission": "maintain"}``.
-    protected_elements: tuple[StrictStr | ProtectedElement, ...] = ()
+    protected_elements: tuple[StrictStr | ProtectedElement, ...] = Field(
+        default=(),
+        description="Requirement: elements whose creation, change, rename or removal needs "
+        "a higher permission to approve: node ids or globs, or `{match, permission}` objects.",
+    )
 
     def protected_rules(self) -> tuple[ProtectedElement, ...]:
         return tuple(

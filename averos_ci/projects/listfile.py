@@ -23,15 +23,31 @@ class _Model(BaseModel):
 
 
 class ProjectEntry(_Model):
-    name: StrictStr | None = None  # default: github.project of the config, else its directory
-    config: StrictStr
-    when_modified: list[StrictStr] = Field(default_factory=list)
+    name: StrictStr | None = Field(
+        default=None,
+        description="The project's name (default: `github.project` of its config, else the "
+        "config's directory, `default` at the root); must equal `github.project` if both are "
+        "set.",
+    )
+    config: StrictStr = Field(
+        description="The project's `averos.config.json`, relative to the repository root."
+    )
+    when_modified: list[StrictStr] = Field(
+        default_factory=list,
+        description="More globs whose change changes the project, relative to its directory "
+        "(a leading `/`: to the repository root); `**` spans folders, `{a,b}` and `!neg` work.",
+    )
 
 
 class ProjectList(_Model):
     # No upgrade step exists yet: version 1 is the only one, newer ones are refused.
-    format_version: StrictInt = Field(default=LIST_FORMAT_VERSION, ge=1, le=LIST_FORMAT_VERSION)
-    projects: list[ProjectEntry]
+    format_version: StrictInt = Field(
+        default=LIST_FORMAT_VERSION,
+        ge=1,
+        le=LIST_FORMAT_VERSION,
+        description="The file's format version (1, the only one so far).",
+    )
+    projects: list[ProjectEntry] = Field(description="The projects of the repository.")
 
 
 def load_project_list(path: Path) -> tuple[ProjectList, Document]:

@@ -25,7 +25,7 @@ from averos_ci.projects.discover import discover_projects
 
 MANIFEST_NAME = "averos.manifest.yaml"
 STARTER_MANIFEST = """\
-# A starting manifest: add entities, use cases and languages (see the README's manifest shapes).
+# A starting manifest: add entities, use cases and languages (docs/reference/manifest.md).
 applicationName: MyApp
 defaultLanguageCode: en
 enableAuthentication: false

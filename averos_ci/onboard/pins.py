@@ -1,7 +1,7 @@
 """What a user's repository pins: the release tag of this averos-ci and the action's home.
 
 The example workflows name the action ``your-org/averos-ci`` — the one placeholder, explained
-in docs/setup.md. ``averos-ci init`` replaces it with the repository averos-ci was installed
+in docs/how-to/setup.md. ``averos-ci init`` replaces it with the repository averos-ci was installed
 from (pip records it, PEP 610 ``direct_url.json``) or the one given with ``--action-repo``.
 """
 

@@ -72,8 +72,8 @@ def test_examples_pin_this_release_and_the_placeholder_is_documented_once() -> N
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert "<owner>/averos-ci" not in readme
     placeholder_lines = [line for line in readme.splitlines() if PLACEHOLDERS.search(line)]
-    assert len(placeholder_lines) == 1 and "docs/setup.md" in placeholder_lines[0]
-    setup = (REPO_ROOT / "docs" / "setup.md").read_text(encoding="utf-8")
+    assert len(placeholder_lines) == 1 and "docs/how-to/setup.md" in placeholder_lines[0]
+    setup = (REPO_ROOT / "docs" / "how-to" / "setup.md").read_text(encoding="utf-8")
     assert "## The action's repository: the one placeholder" in setup
     assert f"rev: {RELEASE_TAG} " in readme and "rev: v0 " not in readme
 

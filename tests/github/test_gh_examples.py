@@ -32,7 +32,7 @@ def test_third_party_actions_are_pinned_by_sha_and_ours_by_the_major_tag() -> No
             if uses is None:
                 continue
             if uses.startswith("your-org/averos-ci@"):
-                assert uses == "your-org/averos-ci@v0", (path.name, uses)
+                assert uses == "your-org/averos-ci@v0.1.0", (path.name, uses)  # a release tag
             else:
                 assert SHA_PIN.match(uses), (path.name, uses)
 

@@ -1,0 +1,83 @@
+"""The ``averos-validate`` entry of a repository's ``.pre-commit-config.yaml``.
+
+The entry is pinned to an immutable release tag (``pre-commit autoupdate`` moves it). An
+existing file keeps everything else: the entry is appended to ``repos``, or an entry that pins
+another repository or tag is reported (and replaced only with ``--force``).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+PATH = ".pre-commit-config.yaml"
+HOOK_ID = "averos-validate"
+
+
+@dataclass(frozen=True)
+class Merge:
+    text: str  # the file as init would leave it
+    differs: str | None  # why an existing entry is not ours (a conflict); None: no conflict
+
+
+def entry_text(*, repo_url: str, rev: str) -> str:
+    return (
+        f"  - repo: {repo_url}\n"
+        f"    rev: {rev} # an immutable release tag; `pre-commit autoupdate` moves it\n"
+        "    hooks:\n"
+        f"      - id: {HOOK_ID}\n"
+    )
+
+
+def merge(existing: str | None, *, repo_url: str, rev: str, force: bool) -> Merge:
+    if existing is None or not existing.strip():
+        return Merge("repos:\n" + entry_text(repo_url=repo_url, rev=rev), None)
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    try:
+        data = yaml.load(existing)
+    except YAMLError as exc:
+        return Merge(existing, f"{PATH} is not valid YAML ({type(exc).__name__})")
+    repos = data.get("repos") if isinstance(data, dict) else None
+    if not isinstance(repos, list):
+        return Merge(existing, f"{PATH} has no 'repos' list")
+    ours = [r for r in repos if isinstance(r, dict) and _has_hook(r)]
+    if not ours:
+        if _repos_is_last(existing):  # append as text: the user's layout stays byte for byte
+            text = existing.rstrip("\n") + "\n" + entry_text(repo_url=repo_url, rev=rev)
+            return Merge(text, None)
+        repos.append({"repo": repo_url, "rev": rev, "hooks": [{"id": HOOK_ID}]})
+        return Merge(_dump(yaml, data), None)
+    wrong = [r for r in ours if (r.get("repo"), str(r.get("rev"))) != (repo_url, rev)]
+    if not wrong:
+        return Merge(existing, None)
+    why = ", ".join(f"{r.get('repo')}@{r.get('rev')}" for r in wrong)
+    if not force:
+        return Merge(existing, f"the {HOOK_ID} hook pins {why}, not {repo_url}@{rev}")
+    for entry in wrong:
+        entry["repo"], entry["rev"] = repo_url, rev
+    return Merge(_dump(yaml, data), None)
+
+
+def _dump(yaml: YAML, data: Any) -> str:
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
+def _repos_is_last(text: str) -> bool:
+    """``repos:`` is a block at the top level and no other top-level key follows it."""
+    keys = [line.split(":")[0] for line in text.splitlines() if line[:1].isalpha()]
+    return bool(keys) and keys[-1] == "repos" and "repos: [" not in text
+
+
+def _has_hook(entry: dict[str, Any]) -> bool:
+    hooks = entry.get("hooks")
+    return isinstance(hooks, list) and any(
+        isinstance(h, dict) and h.get("id") == HOOK_ID for h in hooks
+    )

@@ -1,0 +1,163 @@
+"""What each averos-ci command needs from the workflow job that runs it, checked on a
+workflow file: triggers, token permissions and, for ``apply``, the full history, the apply
+environment and the state key. ``doctor`` runs it on ``.github/workflows``; the tests run it
+on the examples, so the examples and this table cannot disagree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from averos_ci.onboard.checklist import ENVIRONMENT, STATE_KEY_SECRET
+
+_LEVEL = {"none": 0, "read": 1, "write": 2}
+
+
+@dataclass(frozen=True)
+class Needs:
+    any_trigger: frozenset[str]  # at least one of them (empty: none required)
+    all_triggers: frozenset[str]
+    permissions: tuple[tuple[str, str], ...]
+    apply: bool = False
+
+
+_READ_PR = (("contents", "read"), ("pull-requests", "write"), ("statuses", "write"))
+NEEDS: dict[str, Needs] = {
+    "plan": Needs(
+        frozenset({"pull_request", "merge_group", "workflow_run"}), frozenset(), _READ_PR
+    ),
+    "approve": Needs(frozenset(), frozenset({"issue_comment", "pull_request_review"}), _READ_PR),
+    # push: the merge; issue_comment and workflow_dispatch: the recovery paths
+    "apply": Needs(
+        frozenset(),
+        frozenset({"push", "issue_comment", "workflow_dispatch"}),
+        (("contents", "write"), ("pull-requests", "write"), ("statuses", "write")),
+        apply=True,
+    ),
+    "gate": Needs(
+        frozenset(),
+        frozenset(),
+        (("contents", "read"), ("pull-requests", "read"), ("statuses", "write")),
+    ),
+}
+_AUTO = {
+    "pull_request": "plan",
+    "merge_group": "plan",
+    "workflow_run": "plan",
+    "pull_request_review": "approve",
+    "issue_comment": "approve",
+    "push": "apply",
+    "workflow_dispatch": "apply",
+}
+
+
+@dataclass(frozen=True)
+class AverosStep:
+    file: str
+    job: str
+    command: str
+
+
+def load_workflow(path: Path) -> dict[str, Any] | None:
+    try:
+        data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, YAMLError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def triggers(workflow: dict[str, Any]) -> dict[str, Any]:
+    # YAML 1.1 readers turn the key ``on`` into True
+    keys: dict[Any, Any] = workflow
+    on = keys.get("on", keys.get(True))
+    if isinstance(on, str):
+        return {on: None}
+    if isinstance(on, list):
+        return {str(t): None for t in on}
+    return {str(k): v for k, v in on.items()} if isinstance(on, dict) else {}
+
+
+def averos_steps(workflow: dict[str, Any], file: str) -> list[tuple[AverosStep, dict[str, Any]]]:
+    """``(step, job)`` for every step that uses the averos-ci action."""
+    found = []
+    for name, job in (workflow.get("jobs") or {}).items():
+        if not isinstance(job, dict):
+            continue
+        for step in job.get("steps") or []:
+            uses = str(step.get("uses", "")) if isinstance(step, dict) else ""
+            if uses.split("@")[0].endswith("/averos-ci"):
+                command = str((step.get("with") or {}).get("command", "auto"))
+                found.append((AverosStep(file, str(name), command), job))
+    return found
+
+
+def problems(path: Path, *, branch: str) -> list[str]:
+    """Every way the workflow at ``path`` does not give its averos-ci steps what they need."""
+    workflow = load_workflow(path)
+    if workflow is None:
+        return [f"{path.name}: not a readable workflow (YAML)"]
+    on = triggers(workflow)
+    out: list[str] = []
+    for step, job in averos_steps(workflow, path.name):
+        where = f"{path.name}: job '{step.job}' ({step.command})"
+        commands = _commands(step.command, on)
+        if not commands:
+            out.append(f"{where}: unknown command '{step.command}'")
+        for command in commands:
+            out.extend(f"{where}: {p}" for p in _check(NEEDS[command], workflow, job, on, branch))
+    return out
+
+
+def _commands(command: str, on: dict[str, Any]) -> list[str]:
+    if command == "auto":
+        return sorted({_AUTO[t] for t in on if t in _AUTO})
+    return [command] if command in NEEDS else []
+
+
+def _check(
+    needs: Needs, workflow: dict[str, Any], job: dict[str, Any], on: dict[str, Any], branch: str
+) -> list[str]:
+    out = []
+    if needs.any_trigger and not needs.any_trigger & on.keys():
+        out.append("no trigger it acts on (one of " + ", ".join(sorted(needs.any_trigger)) + ")")
+    for trigger in sorted(needs.all_triggers - on.keys()):
+        out.append(f"missing trigger '{trigger}'")
+    push = on.get("push")
+    branches = push.get("branches") if isinstance(push, dict) else None
+    if needs.apply and branches is not None and branch not in branches:
+        out.append(f"'push' does not run on the default branch '{branch}'")
+    granted = job.get("permissions", workflow.get("permissions"))
+    if not isinstance(granted, dict):
+        out.append("no explicit 'permissions:' (the repository default applies)")
+        granted = {}
+    for scope, level in needs.permissions:
+        have = str(granted.get(scope, "none"))
+        if _LEVEL.get(have, 0) < _LEVEL[level]:
+            out.append(f"needs 'permissions: {scope}: {level}' (has {have})")
+    if needs.apply:
+        out.extend(_apply_checks(job))
+    return out
+
+
+def _apply_checks(job: dict[str, Any]) -> list[str]:
+    out = []
+    steps = [s for s in job.get("steps") or [] if isinstance(s, dict)]
+    checkout = [s for s in steps if str(s.get("uses", "")).startswith("actions/checkout@")]
+    if not any(str((s.get("with") or {}).get("fetch-depth")) == "0" for s in checkout):
+        out.append("the checkout needs 'fetch-depth: 0' (the catch-up walks the history)")
+    environment = job.get("environment")
+    name = environment.get("name") if isinstance(environment, dict) else environment
+    if name != ENVIRONMENT:
+        out.append(f"needs 'environment: {ENVIRONMENT}' (where the state key lives)")
+    keys = [
+        str((s.get("with") or {}).get("state-key", ""))
+        for s in steps
+        if str(s.get("uses", "")).split("@")[0].endswith("/averos-ci")
+    ]
+    if not any(f"secrets.{STATE_KEY_SECRET}" in k for k in keys):
+        out.append(f"needs 'state-key: ${{{{ secrets.{STATE_KEY_SECRET} }}}}'")
+    return out

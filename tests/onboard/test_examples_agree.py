@@ -1,0 +1,85 @@
+"""The example workflows agree with each other, with what each command needs
+(averos_ci.onboard.workflow_rules, the table ``doctor`` checks against) and with the README."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from averos_ci.onboard.checklist import ENVIRONMENT, STATE_KEY_SECRET
+from averos_ci.onboard.pins import PLACEHOLDER_REPO, RELEASE_TAG
+from averos_ci.onboard.workflow_rules import averos_steps, load_workflow, problems, triggers
+from tests.conftest import REPO_ROOT
+
+EXAMPLES = sorted((REPO_ROOT / "examples" / "workflows").glob("*.yml"))
+PLACEHOLDERS = re.compile(r"your-org/averos-ci|<owner>/averos-ci")
+
+
+def apply_jobs() -> list[tuple[Path, dict[str, Any], dict[str, Any]]]:
+    found = []
+    for path in EXAMPLES:
+        workflow = load_workflow(path)
+        assert workflow is not None, path
+        for step, job in averos_steps(workflow, path.name):
+            if step.command == "apply":
+                found.append((path, workflow, job))
+    return found
+
+
+def test_every_example_gives_each_command_what_it_needs() -> None:
+    assert len(EXAMPLES) == 5
+    for path in EXAMPLES:
+        assert problems(path, branch="main") == [], path.name
+
+
+def test_every_apply_job_has_history_permissions_recovery_environment_and_key() -> None:
+    jobs = apply_jobs()
+    assert sorted({p.name for p, _, _ in jobs}) == ["averos-apply.yml", "averos-monorepo.yml"]
+    for path, workflow, job in jobs:
+        checkout = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/checkout"))
+        assert checkout["with"]["fetch-depth"] == 0, path.name
+        for scope in ("contents", "pull-requests", "statuses"):
+            assert job["permissions"][scope] == "write", (path.name, scope)
+        assert {"push", "issue_comment", "workflow_dispatch"} <= triggers(workflow).keys()
+        assert job["environment"] == ENVIRONMENT, path.name
+        (averos,) = (s for s in job["steps"] if s.get("id") == "averos")
+        assert averos["with"]["state-key"] == f"${{{{ secrets.{STATE_KEY_SECRET} }}}}"
+        assert job["concurrency"]["cancel-in-progress"] is False
+
+
+def test_the_rules_find_what_the_monorepo_example_used_to_miss(tmp_path: Path) -> None:
+    text = (REPO_ROOT / "examples" / "workflows" / "averos-apply.yml").read_text("utf-8")
+    for good, bad, needle in (
+        ("fetch-depth: 0", "fetch-depth: 1", "fetch-depth: 0"),
+        ("statuses: write # an approval", "statuses: read # an approval", "statuses: write"),
+        ("  workflow_dispatch:\n", "  delete:\n", "workflow_dispatch"),
+        ("environment: averos-apply", "environment: other", "environment: averos-apply"),
+        ("secrets.AVEROS_STATE_KEY", "secrets.OTHER", "state-key"),
+    ):
+        broken = tmp_path / "apply.yml"
+        broken.write_text(text.replace(good, bad, 1), encoding="utf-8")
+        found = problems(broken, branch="main")
+        assert any(needle in p for p in found), (bad, found)
+    assert any("'push' does not run" in p for p in problems(broken, branch="trunk"))
+
+
+def test_examples_pin_this_release_and_the_placeholder_is_documented_once() -> None:
+    for path in EXAMPLES:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if PLACEHOLDERS.search(line):  # a slot `averos-ci init` fills in
+                assert f"{PLACEHOLDER_REPO}@{RELEASE_TAG}" in line, (path.name, line)
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert "<owner>/averos-ci" not in readme
+    placeholder_lines = [line for line in readme.splitlines() if PLACEHOLDERS.search(line)]
+    assert len(placeholder_lines) == 1 and "docs/how-to/setup.md" in placeholder_lines[0]
+    setup = (REPO_ROOT / "docs" / "how-to" / "setup.md").read_text(encoding="utf-8")
+    assert "## The action's repository: the one placeholder" in setup
+    assert f"rev: {RELEASE_TAG} " in readme and "rev: v0 " not in readme
+
+
+def test_readme_action_inputs_list_every_command_of_action_yml() -> None:
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `command` |"))
+    for command in ("plan", "approve", "apply", "gate", "auto"):
+        assert f"`{command}`" in row, command

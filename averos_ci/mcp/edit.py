@@ -1,0 +1,86 @@
+"""The ``edit_manifest`` tool: a JSON Patch applied to a manifest in the working tree.
+
+YAML is patched in ruamel's round-trip tree, so comments, key order, quoting and the sequence
+indentation survive; JSON keeps its key order and indentation. The patched text is validated
+as a whole before anything is written; an invalid result writes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import json
+import re
+from typing import Any
+
+from averos_ci._fs import atomic_write_text
+from averos_ci.manifest.issues import ManifestInvalid
+from averos_ci.mcp.jsonpatch import apply_patch
+from averos_ci.mcp.workspace import Workspace
+from averos_ci.source import SourceError, load_document, parse_document
+
+
+def edit_manifest(
+    ws: Workspace, *, path: str, patch: list[Any], project: str | None = None
+) -> dict[str, Any]:
+    """Patch, validate, write atomically, then plan. Raises (writing nothing) on a bad patch or
+    an invalid result."""
+    from averos_ci.manifest.validate import validate_document
+    from averos_ci.mcp.planning import plan_summary
+
+    target = ws.manifest(path, project=project)
+    doc = load_document(target, max_bytes=ws.max_bytes, what="manifest")  # hostile input refused
+    old = doc.text
+    new = _patched_yaml(old, patch) if doc.is_yaml else _patched_json(old, patch)
+    if len(new.encode("utf-8")) > ws.max_bytes:
+        raise SourceError(
+            "SYN-02",
+            f"the patched manifest is over the {ws.max_bytes}-byte limit",
+            path=ws.relative(target),
+        )
+    result = validate_document(parse_document(new.encode("utf-8"), path=target, what="manifest"))
+    if not result.valid:
+        raise ManifestInvalid(result.issues)
+    if new != old:
+        atomic_write_text(target, new)
+    rel = ws.relative(target)
+    return {
+        "path": rel,
+        "changed": new != old,
+        "diff": "".join(
+            difflib.unified_diff(
+                old.splitlines(keepends=True), new.splitlines(keepends=True), rel, rel
+            )
+        ),
+        "warnings": [i.to_dict() for i in result.issues],
+        "plan": plan_summary(ws, path=rel, project=project),
+    }
+
+
+def _patched_yaml(text: str, patch: list[Any]) -> str:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    _, indent, offset = load_yaml_guess_indent(text)
+    yaml = YAML(typ="rt", pure=True)
+    yaml.preserve_quotes = True
+    yaml.width = 4096  # never re-wrap the user's long lines
+    yaml.indent(mapping=2, sequence=indent or 2, offset=offset or 0)
+    yaml.explicit_start = text.lstrip().startswith("---")
+    tree = apply_patch(yaml.load(text), patch)
+    out = io.StringIO()
+    yaml.dump(tree, out)
+    return out.getvalue()
+
+
+_INDENT = re.compile(r"^[{\[]\s*\n([ \t]+)\S")
+
+
+def _patched_json(text: str, patch: list[Any]) -> str:
+    match = _INDENT.match(text.lstrip("\ufeff"))
+    indent: str | int | None = match.group(1) if match else None
+    if indent is None and "\n" in text.strip():
+        indent = 2
+    data = apply_patch(json.loads(text), patch)
+    out = json.dumps(data, indent=indent, ensure_ascii=False)
+    return out + "\n" if text.endswith("\n") else out

@@ -119,3 +119,27 @@ def test_status_without_github_reports_the_applied_state(repo: Path) -> None:
         "open": [],
     }
     assert status["stateBranch"] is None and status["config"] == "averos.config.json"
+
+
+def test_status_after_an_apply_shows_the_state_and_no_changes(repo: Path) -> None:
+    import sys
+
+    subprocess.run(
+        [sys.executable, "-m", "averos_ci", "run"], cwd=repo, check=True, capture_output=True
+    )
+    manifest = repo / "todoapp.manifest.yaml"
+
+    async def script(s: ClientSession) -> object:
+        before = await s.call_tool("status", {})
+        manifest.write_text(manifest.read_text().replace("A small", "A tiny"))
+        after = await s.call_tool("status", {})
+        return before, after
+
+    before, after = (r.structured_content for r in drive(repo, script))
+    state = before["localState"]
+    assert (state["application"], state["serial"], state["adapter"]) == ("ToDoApp", 1, "mock")
+    assert state["where"] == ".averos/state.json"
+    assert before["plan"]["hasChanges"] is False and before["planError"] is None
+    assert after["plan"]["hasChanges"] is True
+    assert after["plan"]["counts"]["update"] == 1
+    assert after["localState"] == state  # read-only: nothing applied

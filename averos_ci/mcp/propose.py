@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from averos_ci.errors import InputError
+from averos_ci.errors import AverosCIError, InputError
 from averos_ci.mcp.forge import Forge, GitFailed, git
 from averos_ci.mcp.workspace import Workspace
 
@@ -36,6 +36,7 @@ class Identity:
 def propose(
     ws: Workspace,
     *,
+    forge: Forge,
     branch: str,
     title: str,
     body: str,
@@ -46,7 +47,6 @@ def propose(
     from averos_ci.manifest.issues import ManifestInvalid
     from averos_ci.manifest.validate import validate_file
 
-    forge = Forge.from_environment(ws.root)
     token, repository = forge.require()
     if not title.strip():
         raise InputError("the pull request needs a title")
@@ -87,16 +87,21 @@ def propose(
         git(ws.root, "branch", "-D", branch, check=False)
         raise
     commit = git(ws.root, "rev-parse", "HEAD").stdout.strip()
-    git(
-        ws.root,
-        "push",
-        "--quiet",
-        "origin",
-        f"refs/heads/{branch}:refs/heads/{branch}",
-        scrub=forge,
-    )
-    with GitHubClient(token=token, repository=repository, api_url=forge.api_url) as client:
-        pr = client.create_pull(title=title, head=branch, base=base, body=body + FOOTER)
+    refspec = f"refs/heads/{branch}:refs/heads/{branch}"
+    try:
+        git(ws.root, "push", "--quiet", "origin", refspec, scrub=forge)
+    except GitFailed as exc:
+        exc.hint = (
+            f"the commit {commit[:12]} is on the local branch {branch!r}: check origin and its "
+            "credentials, then push it and open the pull request"
+        )
+        raise
+    try:
+        with GitHubClient(token=token, repository=repository, api_url=forge.api_url) as client:
+            pr = client.create_pull(title=title, head=branch, base=base, body=body + FOOTER)
+    except AverosCIError as exc:
+        exc.hint = f"the branch {branch!r} is pushed; open the pull request from it by hand"
+        raise
     return {
         "branch": branch,
         "base": base,

@@ -29,6 +29,7 @@ from averos_ci.mcp.models import (
     ValidateOut,
 )
 from averos_ci.mcp.propose import Identity
+from averos_ci.mcp.validation import shorten
 from averos_ci.mcp.workspace import Workspace
 
 INSTRUCTIONS = (
@@ -58,13 +59,14 @@ def build_server(ws: Workspace, *, identity: Identity = Identity()) -> MCPServer
     server: MCPServer[Any] = MCPServer(
         "averos-ci", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
-    scrub = Forge.from_environment(ws.root).scrub
+    forge = Forge.from_environment(ws.root)  # once: the token is taken out of the environment
+    scrub = forge.scrub
 
     def run(out: type[BaseModel], call: Callable[[], Any]) -> CallToolResult:
         try:
             value = out.model_validate(call())
         except AverosCIError as exc:
-            return _failure(exc, scrub)
+            return _failure(ws, exc, scrub)
         data = value.model_dump(mode="json")
         text = data.get("text") if isinstance(data.get("text"), str) else None
         return CallToolResult(
@@ -86,7 +88,9 @@ def build_server(ws: Workspace, *, identity: Identity = Identity()) -> MCPServer
     ) -> Annotated[CallToolResult, ValidateOut]:
         """Validate a manifest: every finding with its code (SYN/REF/CON-xx), JSON pointer,
         line, column and hint."""
-        return run(ValidateOut, lambda: _validate(ws, path, manifest, project))
+        from averos_ci.mcp.validation import validate as validate_
+
+        return run(ValidateOut, lambda: validate_(ws, path=path, inline=manifest, project=project))
 
     @server.tool(annotations=READ_ONLY)
     def plan(
@@ -155,7 +159,13 @@ def build_server(ws: Workspace, *, identity: Identity = Identity()) -> MCPServer
         return run(
             ProposeOut,
             lambda: propose_(
-                ws, branch=branch, title=title, body=body, base=base, identity=identity
+                ws,
+                forge=forge,
+                branch=branch,
+                title=title,
+                body=body,
+                base=base,
+                identity=identity,
             ),
         )
 
@@ -165,71 +175,29 @@ def build_server(ws: Workspace, *, identity: Identity = Identity()) -> MCPServer
         pull requests with their averos-ci statuses (read-only)."""
         from averos_ci.mcp.status import status as status_
 
-        return run(StatusOut, lambda: status_(ws, project=project))
+        return run(StatusOut, lambda: status_(ws, forge=forge, project=project))
 
     _resources(server)
     return server
 
 
-def _validate(
-    ws: Workspace, path: str | None, inline: str | dict[str, Any] | None, project: str | None
-) -> dict[str, Any]:
-    from averos_ci.errors import InputError
-    from averos_ci.manifest.validate import ValidationResult, validate_document, validate_file
-    from averos_ci.source import SourceError, parse_document
-
-    if inline is not None and path is not None:
-        raise InputError("give either path or manifest, not both")
-    result: ValidationResult
-    if inline is not None:
-        text = inline if isinstance(inline, str) else json.dumps(inline, indent=2)
-        name = "<manifest>.json" if text.lstrip().startswith("{") else "<manifest>.yaml"
-        raw = text.encode("utf-8")
-        if len(raw) > ws.max_bytes:
-            raise SourceError("SYN-02", f"over the {ws.max_bytes}-byte limit", path=name)
-        try:
-            result = validate_document(parse_document(raw, path=ws.root / name, what="manifest"))
-        except SourceError as exc:
-            raise exc from None
-        shown = name
-    else:
-        target = ws.inside(path, what="manifest") if path else ws.manifest(None, project=project)
-        result = validate_file(target, max_bytes=ws.max_bytes)
-        shown = ws.relative(target) if target.exists() else str(path)
-    findings = [{**i.to_dict(), "file": _shorten(ws, i.file)} for i in result.issues]
-    errors = sum(1 for i in result.issues if i.is_error)
-    return {
-        "valid": result.valid,
-        "file": shown,
-        "errors": errors,
-        "warnings": len(findings) - errors,
-        "findings": findings,
-    }
-
-
-def _shorten(ws: Workspace, file: str) -> str:
-    from pathlib import Path
-
-    try:
-        return Path(file).resolve().relative_to(ws.root).as_posix()
-    except ValueError:
-        return file
-
-
-def _failure(exc: AverosCIError, scrub: Callable[[str], str]) -> CallToolResult:
+def _failure(ws: Workspace, exc: AverosCIError, scrub: Callable[[str], str]) -> CallToolResult:
     from averos_ci.manifest.issues import ManifestInvalid
 
+    file = shorten(ws, exc.path)
     error: dict[str, Any] = {
         "type": type(exc).__name__,
         "code": getattr(exc, "code", None),
         "message": scrub(exc.message),
-        "file": exc.path,
+        "file": file,
         "line": exc.line,
         "column": exc.column,
         "hint": scrub(exc.hint) if exc.hint else None,
     }
     if isinstance(exc, ManifestInvalid):
-        error["findings"] = [i.to_dict() for i in exc.issues]
+        error["findings"] = [{**i.to_dict(), "file": shorten(ws, i.file)} for i in exc.issues]
+    if exc.path is not None and file != exc.path:
+        exc.path = file  # the message names the file as the agent does
     return CallToolResult(
         content=[TextContent(type="text", text="error: " + scrub(str(exc)))],
         structured_content={"error": error},

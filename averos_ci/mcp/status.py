@@ -4,14 +4,17 @@ working tree against it, and — with a GitHub token — the open pull requests 
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from averos_ci.errors import AverosCIError
 from averos_ci.mcp.forge import Forge, git
 from averos_ci.mcp.workspace import Workspace
 
+MAX_PULLS = 50  # a status call stays a handful of requests, whatever the repository
 
-def status(ws: Workspace, *, project: str | None = None) -> dict[str, Any]:
+
+def status(ws: Workspace, *, forge: Forge, project: str | None = None) -> dict[str, Any]:
     from averos_ci.mcp.planning import plan_summary
     from averos_ci.state import FileStateStore
 
@@ -36,7 +39,7 @@ def status(ws: Workspace, *, project: str | None = None) -> dict[str, Any]:
             else None
         ),
         "planError": plan_error,
-        "pullRequests": _pull_requests(ws),
+        "pullRequests": _pull_requests(forge),
     }
 
 
@@ -81,20 +84,22 @@ def _state_on_branch(ws: Workspace, project: str, branch: str) -> dict[str, Any]
     return None
 
 
-def _pull_requests(ws: Workspace) -> dict[str, Any]:
+def _pull_requests(forge: Forge) -> dict[str, Any]:
     from averos_ci.github.api import GitHubClient
 
-    forge = Forge.from_environment(ws.root)
     if not forge.configured:
         return {"checked": False, "reason": "no GitHub token or repository configured", "open": []}
     token, repository = forge.require()
     out = []
     try:
         with GitHubClient(token=token, repository=repository, api_url=forge.api_url) as client:
-            for pr in client.paginate(f"/repos/{repository}/pulls", params={"state": "open"}):
-                sha = pr.get("head", {}).get("sha", "")
-                combined = client.request("GET", f"/repos/{repository}/commits/{sha}/status")
-                statuses = combined.json().get("statuses", []) if sha else []
+            pulls = client.paginate(f"/repos/{repository}/pulls", params={"state": "open"})
+            for pr in itertools.islice(pulls, MAX_PULLS):
+                sha = str((pr.get("head") or {}).get("sha") or "")
+                statuses: list[dict[str, Any]] = []
+                if sha:
+                    combined = client.request("GET", f"/repos/{repository}/commits/{sha}/status")
+                    statuses = combined.json().get("statuses") or []
                 out.append(
                     {
                         "number": pr.get("number"),

@@ -143,3 +143,22 @@ def test_status_after_an_apply_shows_the_state_and_no_changes(repo: Path) -> Non
     assert after["plan"]["hasChanges"] is True
     assert after["plan"]["counts"]["update"] == 1
     assert after["localState"] == state  # read-only: nothing applied
+
+
+def test_a_failed_push_keeps_the_commit_and_never_shows_the_token(
+    repo: Path, fake: FakeGitHub
+) -> None:
+    git(repo, "remote", "set-url", "origin", str(repo.parent / f"gone-{TOKEN}.git"))
+    manifest = repo / "todoapp.manifest.yaml"
+    manifest.write_text(manifest.read_text().replace("A small", "A tiny"))
+
+    async def script(s: ClientSession) -> object:
+        return await s.call_tool("propose", {"branch": "agent/tiny", "title": "Tiny"})
+
+    result = drive(repo, script, _env(fake))
+    error = error_of(result)
+    assert error["type"] == "GitFailed" and error["message"].startswith("git push failed")
+    assert "is on the local branch 'agent/tiny'" in error["hint"]
+    assert TOKEN not in str(result.model_dump()) and "gone-***.git" in error["message"]
+    assert git(repo, "log", "-1", "--format=%s", "agent/tiny").strip() == "Tiny"
+    assert not fake.sent("POST", r"/pulls$")

@@ -125,3 +125,13 @@ def test_resources_offer_the_schemas(repo: Path) -> None:
     schema = json.loads(read.contents[0].text)
     assert "applicationName" in schema["required"]
     assert schema["$defs"]["SimpleMember"]["properties"]["mname"]["type"] == "string"
+
+
+def test_inline_syntax_errors_are_located_findings(repo: Path) -> None:
+    async def script(s: ClientSession) -> object:
+        return await s.call_tool("validate", {"manifest": "applicationName: A\nentities: [\n"})
+
+    out = drive(repo, script).structured_content
+    [finding] = out["findings"]
+    assert finding["code"] == "SYN-05" and finding["line"] == 3
+    assert finding["file"] == "<manifest>.yaml" and out["valid"] is False

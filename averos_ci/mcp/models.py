@@ -41,6 +41,7 @@ class PlanOut(Out):
     changedNodes: list[dict[str, str]]
     text: str
     drift: dict[str, Any] | None
+    policy: dict[str, Any] | None  # the config's policy verdict (None: no policy section)
     warnings: list[str]
 
 

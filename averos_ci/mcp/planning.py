@@ -54,6 +54,11 @@ def plan_summary(
         warnings += planned.warnings
     plan = planned.plan
     wire = mask_wire(plan.to_wire())
+    policy = None
+    if cfg.policy is not None:  # what the PR's policy gate will say, before it is proposed
+        from averos_ci.policy.check import check_policy
+
+        policy = check_policy(plan, cfg=cfg).result.to_wire()
     return {
         "manifest": ws.relative(manifest),
         "against": against,
@@ -68,6 +73,7 @@ def plan_summary(
         ],
         "text": render_text(plan),
         "drift": drift,
+        "policy": policy,
         "warnings": warnings,
     }
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from mcp import ClientSession
@@ -126,3 +128,26 @@ def test_bad_input_is_a_tool_error_and_the_server_keeps_answering(repo: Path) ->
     assert not still.is_error and still.structured_content["valid"] is True
     assert not [p for p in os.listdir(path.parent) if p.endswith(".tmp")]
     assert git(repo, "status", "--porcelain", "--", "todoapp.manifest.yaml") == ""
+
+
+def test_the_plan_after_an_edit_carries_the_policy_verdict(repo: Path) -> None:
+    config = repo / "averos.config.json"
+    config.write_text(
+        json.dumps({**json.loads(config.read_text()), "policy": {"forbidRemovals": True}})
+    )
+    git(repo, "commit", "-qam", "forbid removals")
+    subprocess.run(
+        [sys.executable, "-m", "averos_ci", "run"], cwd=repo, check=True, capture_output=True
+    )
+    assert (repo / ".averos" / "state.json").exists()
+
+    async def script(s: ClientSession) -> object:
+        patch = [{"op": "remove", "path": "/entities/1/members/2"}]
+        return await s.call_tool("edit_manifest", {"path": "todoapp.manifest.yaml", "patch": patch})
+
+    result = drive(repo, script)
+    assert not result.is_error, result.content
+    plan = result.structured_content["plan"]
+    assert plan["policy"]["passed"] is False
+    assert [v["rule"] for v in plan["policy"]["violations"]] == ["forbidRemovals"]
+    assert [c["id"] for c in plan["diff"]["toRemove"]] == ["simple-field:ToDoTask:status"]

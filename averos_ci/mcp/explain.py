@@ -46,8 +46,12 @@ def _explain_node(ws: Workspace, node_id: str, *, project: str | None) -> dict[s
             f"{node_id!r} is neither a finding code (e.g. REF-01) nor a node id",
             hint="node ids start with a phase: " + ", ".join(_phases()),
         )
+    from averos_ci.mcp.locate import locate_node
+    from averos_ci.source import load_document
+
     cfg = ws.run_config(project)
-    manifest, _ = load_manifest(ws.manifest(None, project=project), max_bytes=ws.max_bytes)
+    path = ws.manifest(None, project=project)
+    manifest, _ = load_manifest(path, max_bytes=ws.max_bytes)
     found = {e.id: e for e in elements(manifest, sensitive=SensitiveRules(cfg.sensitive)).values()}
     element = found.get(node_id)
     if element is None:
@@ -74,6 +78,10 @@ def _explain_node(ws: Workspace, node_id: str, *, project: str | None) -> dict[s
             "dependsOn": list(element.deps),
             "dependents": dependents,
             "fieldsNeverUpdated": sorted(element.conflict_fields),
+            "manifest": ws.relative(path),
+            "location": locate_node(
+                load_document(path, max_bytes=ws.max_bytes, what="manifest"), element.id
+            ),
             "meaning": (
                 f"runs the Averos schematic {element.command!r} in phase {phase.value!r} "
                 f"(phase {phase.rank + 1} of {len(Phase)}), after {len(element.deps)} node(s) "

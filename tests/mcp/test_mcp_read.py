@@ -104,6 +104,12 @@ def test_explain_a_code_and_a_node(repo: Path) -> None:
     field = node.structured_content["node"]
     assert field["phase"] == "simple-field" and field["command"] == "add-simple-member"
     assert "entity:ToDoTask" in field["dependsOn"]
+    assert field["manifest"] == "todoapp.manifest.yaml"
+    lines = (repo / "todoapp.manifest.yaml").read_text().splitlines()
+    assert field["location"]["pointer"] == "/entities/1/members/2"
+    line, column = field["location"]["line"], field["location"]["column"]
+    assert lines[line - 1][column - 1 :] == "memberNature: simple"
+    assert lines[line + 1].strip() == "mname: status"
     assert node.structured_content["phases"][:3] == ["application", "entity", "simple-field"]
     assert "no node 'entity:Nope'" in error_of(missing)["message"]
     assert "neither a finding code" in error_of(unknown)["message"]

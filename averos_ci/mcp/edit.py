@@ -11,6 +11,7 @@ import difflib
 import io
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from averos_ci._fs import atomic_write_text
@@ -31,7 +32,8 @@ def edit_manifest(
     target = ws.manifest(path, project=project)
     doc = load_document(target, max_bytes=ws.max_bytes, what="manifest")  # hostile input refused
     old = doc.text
-    new = _patched_yaml(old, patch) if doc.is_yaml else _patched_json(old, patch)
+    serialized = _patched_yaml(old, patch) if doc.is_yaml else _patched_json(old, patch)
+    new = _keep_untouched_lines(old, serialized, target=target, is_yaml=doc.is_yaml)
     if len(new.encode("utf-8")) > ws.max_bytes:
         raise SourceError(
             "SYN-02",
@@ -57,7 +59,35 @@ def edit_manifest(
     }
 
 
-def _patched_yaml(text: str, patch: list[Any]) -> str:
+def _keep_untouched_lines(old: str, new: tuple[str, str], *, target: Path, is_yaml: bool) -> str:
+    """The serializer normalizes what it rewrites (``{ a: b }`` -> ``{a: b}``, float digits):
+    the lines the patch did not change are taken from the original, so the diff shows only the
+    change. ``new`` is (the unpatched document re-serialized, the patched one). Used only when
+    the result provably holds the same data as the patched document."""
+    before, after = new
+    old_lines = old.splitlines(keepends=True)
+    before_lines = before.splitlines(keepends=True)
+    if len(old_lines) != len(before_lines):
+        return after
+    after_lines = after.splitlines(keepends=True)
+    merged: list[str] = []
+    matcher = difflib.SequenceMatcher(None, before_lines, after_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        merged.extend(old_lines[i1:i2] if tag == "equal" else after_lines[j1:j2])
+    text = "".join(merged)
+    try:
+        same = _data(text, target, is_yaml) == _data(after, target, is_yaml)
+    except SourceError:
+        same = False
+    return text if same else after
+
+
+def _data(text: str, target: Path, is_yaml: bool) -> Any:
+    suffix = ".yaml" if is_yaml else ".json"
+    return parse_document(text.encode("utf-8"), path=target.with_suffix(suffix)).data
+
+
+def _patched_yaml(text: str, patch: list[Any]) -> tuple[str, str]:
     from ruamel.yaml import YAML
     from ruamel.yaml.util import load_yaml_guess_indent
 
@@ -67,20 +97,25 @@ def _patched_yaml(text: str, patch: list[Any]) -> str:
     yaml.width = 4096  # never re-wrap the user's long lines
     yaml.indent(mapping=2, sequence=indent or 2, offset=offset or 0)
     yaml.explicit_start = text.lstrip().startswith("---")
-    tree = apply_patch(yaml.load(text), patch)
-    out = io.StringIO()
-    yaml.dump(tree, out)
-    return out.getvalue()
+    tree = yaml.load(text)
+    before = io.StringIO()
+    yaml.dump(tree, before)
+    tree = apply_patch(tree, patch)
+    after = io.StringIO()
+    yaml.dump(tree, after)
+    return before.getvalue(), after.getvalue()
 
 
 _INDENT = re.compile(r"^[{\[]\s*\n([ \t]+)\S")
 
 
-def _patched_json(text: str, patch: list[Any]) -> str:
+def _patched_json(text: str, patch: list[Any]) -> tuple[str, str]:
     match = _INDENT.match(text.lstrip("\ufeff"))
     indent: str | int | None = match.group(1) if match else None
     if indent is None and "\n" in text.strip():
         indent = 2
-    data = apply_patch(json.loads(text), patch)
-    out = json.dumps(data, indent=indent, ensure_ascii=False)
-    return out + "\n" if text.endswith("\n") else out
+    end = "\n" if text.endswith("\n") else ""
+    data = json.loads(text)
+    before = json.dumps(data, indent=indent, ensure_ascii=False) + end
+    data = apply_patch(data, patch)
+    return before, json.dumps(data, indent=indent, ensure_ascii=False) + end

@@ -101,9 +101,29 @@ def _patched_yaml(text: str, patch: list[Any]) -> tuple[str, str]:
     before = io.StringIO()
     yaml.dump(tree, before)
     tree = apply_patch(tree, patch)
+    _match_flow_style(tree)
     after = io.StringIO()
     yaml.dump(tree, after)
     return before.getvalue(), after.getvalue()
+
+
+def _match_flow_style(node: Any) -> None:
+    """A mapping the patch added to a list of one-line ``{…}`` mappings (all of them) is
+    written the same way."""
+    from ruamel.yaml.comments import CommentedMap
+
+    if isinstance(node, dict):
+        for value in node.values():
+            _match_flow_style(value)
+    elif isinstance(node, list):
+        styled_maps = [i for i in node if isinstance(i, CommentedMap)]
+        flow = bool(styled_maps) and all(i.fa.flow_style() for i in styled_maps)
+        for index, item in enumerate(node):
+            if flow and type(item) is dict:
+                styled = CommentedMap(item)
+                styled.fa.set_flow_style()
+                node[index] = styled
+            _match_flow_style(node[index])
 
 
 _INDENT = re.compile(r"^[{\[]\s*\n([ \t]+)\S")

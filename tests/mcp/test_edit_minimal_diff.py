@@ -52,3 +52,18 @@ def test_yaml_flow_mappings_keep_their_spacing(tmp_path: Path) -> None:
             "      - {localeID: todotask.name, localeValue: Label, targetEntity: ToDoTask}",
         )
     ]
+
+
+def test_an_entry_added_among_flow_mappings_is_one_too(tmp_path: Path) -> None:
+    path = tmp_path / "todoapp.manifest.yaml"
+    shutil.copy(EXAMPLE_DIR / "todoapp.manifest.yaml", path)
+    before = path.read_text().splitlines(keepends=True)
+    entry = {"localeID": "todotask.due", "localeValue": "Due", "targetEntity": "ToDoTask"}
+    patch = [{"op": "add", "path": "/languages/0/translationEntries/1", "value": entry}]
+    edit_manifest(Workspace.open(tmp_path), path=path.name, patch=patch)
+    after = path.read_text().splitlines(keepends=True)
+    added = "      - {localeID: todotask.due, localeValue: Due, targetEntity: ToDoTask}\n"
+    index = before.index(
+        "      - { localeID: todotask.name, localeValue: Name, targetEntity: ToDoTask }\n"
+    )
+    assert after == [*before[: index + 1], added, *before[index + 1 :]]

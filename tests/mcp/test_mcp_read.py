@@ -127,6 +127,7 @@ def test_resources_offer_the_schemas(repo: Path) -> None:
         "averos-ci://schemas/manifest.schema.json",
         "averos-ci://schemas/plan.schema.json",
         "averos-ci://schemas/state.schema.json",
+        "averos-ci://docs/mcp.md",  # a source checkout: its reference pages
     } <= uris
     schema = json.loads(read.contents[0].text)
     assert "applicationName" in schema["required"]

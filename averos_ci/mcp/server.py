@@ -1,4 +1,4 @@
-"""The MCP server: six tools over the library, two schema resources, the reference pages.
+"""The MCP server: six tools over the library, the JSON Schemas and the reference pages.
 
 The tools edit and propose; none approves, applies, or writes the state branch — those stay
 with people and CI (docs/mcp.md, "Working with agents"). A tool's failure is a tool result

@@ -16,6 +16,7 @@ from averos_ci._actions import neutralise, stop_commands
 from averos_ci.cli import doctor as _doctor  # noqa: F401  (registers commands)
 from averos_ci.cli import github as _github  # noqa: F401
 from averos_ci.cli import init as _init  # noqa: F401
+from averos_ci.cli import mcp as _mcp  # noqa: F401
 from averos_ci.cli import plan as _plan  # noqa: F401
 from averos_ci.cli import preview as _preview  # noqa: F401
 from averos_ci.cli import projects as _projects  # noqa: F401

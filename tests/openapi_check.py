@@ -26,7 +26,7 @@ from jsonschema import Draft7Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
 
-from averos_ci.execute.adapters.angular.cache import cache_root
+from averos_ci.execute.adapters.angular.options import cache_root
 from tests.conftest import unavailable
 
 LOCK = Path(__file__).parent / "onboard" / "openapi" / "package-lock.json"

@@ -15,9 +15,8 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from averos_ci.config import load_config
-from averos_ci.execute.adapters.angular.cache import cache_root
-from averos_ci.execute.adapters.angular.options import AngularOptions, parse_options
-from averos_ci.execute.adapters.angular.toolchain import find_toolchain
+from averos_ci.execute.adapters.angular.options import AngularOptions, cache_root, parse_options
+from averos_ci.execute.adapters.angular.template.toolchain import find_toolchain
 from averos_ci.manifest import load_manifest
 from averos_ci.preview.app import GeneratedApp, read_app
 from averos_ci.preview.backend import foreign_hosts, plan_servers, run_backend

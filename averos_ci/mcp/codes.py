@@ -9,6 +9,7 @@ import ast
 import functools
 import importlib
 import inspect
+import pkgutil
 import re
 from dataclasses import dataclass, field
 
@@ -23,8 +24,17 @@ _MODULES = (
     "averos_ci.source",
     "averos_ci.manifest.validate",
     "averos_ci.manifest.names",
-    "averos_ci.manifest.rules",
 )
+_RULES = "averos_ci.manifest.rules"  # a package: one module per family of rules
+
+
+def _modules() -> list[str]:
+    rules = importlib.import_module(_RULES)
+    return [
+        *_MODULES,
+        _RULES,
+        *(f"{_RULES}.{m.name}" for m in pkgutil.iter_modules(rules.__path__)),
+    ]
 
 
 @dataclass
@@ -49,7 +59,7 @@ class CodeInfo:
 @functools.cache
 def code_table() -> dict[str, CodeInfo]:
     table: dict[str, CodeInfo] = {}
-    for name in _MODULES:
+    for name in _modules():
         module = importlib.import_module(name)
         tree = ast.parse(inspect.getsource(module))
         for node in ast.walk(tree):

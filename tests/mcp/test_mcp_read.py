@@ -100,7 +100,7 @@ def test_explain_a_code_and_a_node(repo: Path) -> None:
     info = code.structured_content["code"]
     assert info["code"] == "REF-01" and info["severity"] == ["error"]
     assert info["hints"] == ["set ename: {…}"]
-    assert info["emittedAt"][0].startswith("averos_ci.manifest.rules:")
+    assert info["emittedAt"][0].startswith("averos_ci.manifest.rules.references:")
     field = node.structured_content["node"]
     assert field["phase"] == "simple-field" and field["command"] == "add-simple-member"
     assert "entity:ToDoTask" in field["dependsOn"]

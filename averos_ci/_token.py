@@ -24,6 +24,8 @@ import os
 import sys
 from collections.abc import MutableMapping, Sequence
 
+from averos_ci import _secrets
+
 TOKEN_VARS = ("GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN")
 KEY_VARS = ("AVEROS_CI_STATE_KEY", "INPUT_STATE-KEY", "INPUT_STATE_KEY")
 FD_VAR = "AVEROS_CI_TOKEN_FD"  # the read end of the pipe the secrets arrive through
@@ -69,8 +71,10 @@ def isolate(argv: Sequence[str]) -> None:
         _token, _key = _read_fd(fd)
         take()  # a variable set again by a wrapper: not in *our* initial environment
         take_key()
+        _secrets.register(_token, _key)  # scrubbed from logs in every form
         return
     _token, _key = take(), take_key()
+    _secrets.register(_token, _key)
     secrets = [s for s in (_token, _key) if s]
     if not secrets or not sys.platform.startswith("linux"):
         return

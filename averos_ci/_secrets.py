@@ -50,11 +50,13 @@ def _char(ch: str) -> str:
             alts.append(rf"(?i:{_BS}+u{0xD800 + high:04x}{_BS}+u{0xDC00 + low:04x})")
             alts.append(rf"{_BS}+U{code:08x}")
         else:
-            alts.append(rf"(?i:{_BS}+u{code:04x})")
+            alts.append(rf"(?i:{_BS}+u{code:04x}|%u{code:04x})")  # JSON, JavaScript's escape()
         if code <= 0xFF:
             alts.append(rf"(?i:{_BS}+x{code:02x})")
     if ch not in _UNRESERVED:
         alts.append(_BS + "*(?i:" + "".join(f"%{b:02x}" for b in ch.encode()) + ")")
+        if 0x80 <= code <= 0xFF:
+            alts.append(f"(?i:%{code:02x})")  # JavaScript's escape(): Latin-1
         alts.append(f"(?i:&#{code};|&#x0*{code:x};)")
     if ch == " ":
         alts.append(r"\+")

@@ -51,10 +51,10 @@ def command(line: str) -> str:
 
 
 def add_mask(secret: str | None) -> None:
-    """Under Actions, have the runner mask ``secret`` in every later log line, in each form
-    averos-ci or a tool may print it (:func:`averos_ci._secrets.forms`: the runner masks
-    literal strings only, and a few encodings of its own)."""
-    if not secret or not under_actions():
+    """Have the runner mask ``secret`` in every later log line, in each form averos-ci or a
+    tool may print it (:func:`averos_ci._secrets.forms`: the runner masks literal strings
+    only, and a few encodings of its own). For a step under Actions: the caller checks."""
+    if not secret:
         return
     lines = [command(f"::add-mask::{escape_data(form)}") for form in forms(secret)]
     sys.stdout.write("\n".join(lines) + "\n")

@@ -25,9 +25,10 @@ import urllib.parse
 from collections.abc import Callable, Iterable
 
 MASK = "(sensitive)"
+MIN_CHARS = 6  # shorter secrets are not registered (see register)
 _UNRESERVED = set(string.ascii_letters + string.digits + "-._~")  # never percent-encoded
 _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;|&#39;|&apos;"}
-_MIN_LINE = 6  # a line of a multi-line secret shorter than this would mask common text
+_MIN_LINE = MIN_CHARS  # a shorter line of a multi-line secret would mask common text
 _NAMED = {"\n": "n", "\r": "r", "\t": "t", "\b": "b", "\f": "f"}
 
 
@@ -114,9 +115,11 @@ _scrub: Callable[[str], str] = scrubber(())
 
 
 def register(*secrets: str | None) -> None:
-    """Add ``secrets`` (empty ones ignored) to what :func:`scrub` removes."""
+    """Add ``secrets`` to what :func:`scrub` removes; shorter than :data:`MIN_CHARS`, they are
+    ignored (replacing ``true`` or ``42`` everywhere would garble every line and hide nothing
+    a guess would not find)."""
     global _scrub
-    new = {s for s in secrets if s} - _known
+    new = {s for s in secrets if s and len(s) >= MIN_CHARS} - _known
     if not new:
         return
     with _lock:

@@ -41,7 +41,7 @@ NODE_PREFIXES = (
 )
 # Free text keeps short values (``true``, ``5``): replacing them everywhere would garble every
 # message while hiding nothing a guess would not find.
-MIN_SCRUB_CHARS = 6
+MIN_SCRUB_CHARS = _secrets.MIN_CHARS
 RULE_HINT = (
     'write "<node id glob>/<arg>", e.g. "service-config:*/apiHost" or '
     '"auth:GoogleAuthProvider/config" (README "Sensitive values")'

@@ -77,3 +77,44 @@ def test_node_stderr_log_holds_no_secret(tmp_path: Path) -> None:
     assert "(sensitive)" in log
     assert log.count(" end\n") >= 2, log[-2000:]  # every node's lines, none held back
     assert_absent([token, key, client_secret], proc.stdout + proc.stderr, "the console")
+
+
+CHILD = r"""
+import json, sys
+secret = sys.argv[1]
+for line in sys.stdin:
+    sys.stderr.write("half " + secret[:4])
+    sys.stderr.flush()
+    sys.stderr.write(secret[4:] + " " + json.dumps(secret) + " done\n")
+    sys.stderr.flush()
+    print(json.dumps({"type": "reply", "id": json.loads(line)["id"]}), flush=True)
+"""
+
+
+def test_the_driver_log_is_scrubbed_before_each_reply_is_read(tmp_path: Path) -> None:
+    """The shared writer of both logs (``angular-driver.stderr.log`` too): what the child
+    printed before its reply is in the log, scrubbed, as soon as the reply is read."""
+    from averos_ci import _secrets
+    from averos_ci.execute.adapters._jsonlines import JsonLinesProcess
+
+    secret = leaky("drv")
+    _secrets.register(secret, "short")  # a 5-character value is never scrubbed
+    log = tmp_path / "logs" / "driver.stderr.log"
+    proc = JsonLinesProcess(
+        [sys.executable, "-c", CHILD, secret],
+        cwd=tmp_path,
+        env=os.environ,
+        stderr_log=log,
+        label="the test child",
+    )
+    try:
+        proc.request({"type": "hello"}, reply="reply", timeout=60)
+        first = log.read_text(encoding="utf-8")
+        assert first.count(" done\n") == 1, first
+        assert_absent([secret], first, "the log after the first reply")
+        assert first == 'half (sensitive) "(sensitive)" done\n', first
+        proc.request({"type": "hello"}, reply="reply", timeout=60)
+    finally:
+        proc.close()
+    text = log.read_text(encoding="utf-8")
+    assert text.count(" done\n") == 2 and "short" not in _secrets.known()

@@ -14,6 +14,8 @@ import os
 import secrets
 import sys
 
+from averos_ci._secrets import forms
+
 _token: str | None = None
 
 
@@ -46,6 +48,17 @@ def command(line: str) -> str:
     if _token is None:
         return line
     return f"::{_token}::\n{line}\n::stop-commands::{_token}"
+
+
+def add_mask(secret: str | None) -> None:
+    """Have the runner mask ``secret`` in every later log line, in each form averos-ci or a
+    tool may print it (:func:`averos_ci._secrets.forms`: the runner masks literal strings
+    only, and a few encodings of its own). For a step under Actions: the caller checks."""
+    if not secret:
+        return
+    lines = [command(f"::add-mask::{escape_data(form)}") for form in forms(secret)]
+    sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.flush()
 
 
 def escape_data(text: str) -> str:

@@ -39,7 +39,7 @@ class ConfigFile(BaseModel):
     adapter_options: dict[str, Any] | None = None
     concurrency: StrictInt | None = Field(default=None, ge=1, le=64)
     listeners: list[StrictStr] | None = None  # "module:attribute" factories of RunnerEventListener
-    github: dict[str, Any] | None = None  # read by averos_ci.github.settings
+    github: dict[str, Any] | None = None  # read by averos_ci.forge.settings
     policy: dict[str, Any] | None = None  # read by averos_ci.policy.settings
     averos_version: StrictStr | None = None  # Averos: @wiforge/averos version (angular adapter)
     local_tgz: StrictStr | None = None  # Averos: install @wiforge/averos from this tarball

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from averos_ci.github.comment import PlanMeta
+from averos_ci.review.comment import PlanMeta
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import JobResult, World, make_world, manifest_variant
 

@@ -15,7 +15,7 @@ the strictest reading that the REST API supports.
 
 from __future__ import annotations
 
-from averos_ci.github.api import GitHubClient
+from averos_ci.forge.api import GitHubClient
 
 # GitHub's web-flow committer (merges and edits made in the web UI) is not a person.
 _NOT_PEOPLE = frozenset({"web-flow"})

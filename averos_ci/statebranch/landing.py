@@ -18,11 +18,22 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
-from averos_ci.github.settings import GitHubSettings
-from averos_ci.github.state_branch import GitError, StateBranch
+from averos_ci.statebranch.state_branch import GitError, StateBranch
 
 _RNG = random.SystemRandom()  # jobs started in the same second must not share a seed
+
+
+class BackoffSettings(Protocol):
+    """The ``github.push*`` keys of a config (:class:`~averos_ci.forge.settings.GitHubSettings`)."""
+
+    @property
+    def push_backoff_seconds(self) -> float: ...
+    @property
+    def push_backoff_max_seconds(self) -> float: ...
+    @property
+    def push_retry_seconds(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -34,7 +45,7 @@ class Backoff:
     budget: float = 600.0  # seconds of re-applying before giving up; 0: never re-apply
 
     @classmethod
-    def from_settings(cls, settings: GitHubSettings) -> Backoff:
+    def from_settings(cls, settings: BackoffSettings) -> Backoff:
         return cls(
             first=settings.push_backoff_seconds,
             cap=settings.push_backoff_max_seconds,
@@ -116,4 +127,4 @@ def tries(
         sleep(min(backoff.delay(retry), backoff.budget - spent))
 
 
-__all__ = ["Backoff", "Landed", "land", "tries"]
+__all__ = ["Backoff", "BackoffSettings", "Landed", "land", "tries"]

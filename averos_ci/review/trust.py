@@ -15,8 +15,8 @@ from typing import Any
 
 from averos_ci.config import CONFIG_FILE_NAME, load_config
 from averos_ci.errors import ConfigError
-from averos_ci.github.context import FlowContext
-from averos_ci.github.settings import GitHubSettings, default_project
+from averos_ci.forge.context import FlowContext
+from averos_ci.forge.settings import GitHubSettings, default_project
 from averos_ci.policy.settings import load_policy
 
 # Settings that decide whose approval counts, which comment is the bot's own, which status

@@ -13,30 +13,19 @@ the state where it now lives.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from averos_ci._fs import atomic_write_text
-from averos_ci.github.actions_env import annotate
-from averos_ci.github.context import FlowContext
-from averos_ci.github.landing import Backoff, tries
-from averos_ci.github.markdown import code
-from averos_ci.github.settings import CommitWorkspace
-from averos_ci.github.state_branch import GitError
+from averos_ci._actions import annotate
+from averos_ci.forge.context import FlowContext
+from averos_ci.forge.settings import CommitWorkspace
 from averos_ci.plan import ExecutionPlan
-from averos_ci.plan.model import canonical_json
+from averos_ci.review.markdown import code
 from averos_ci.state.model import PullRequestLocation
-from averos_ci.state.store import parse_state
+from averos_ci.statebranch.keep import Kept, commit_message, push_files
+from averos_ci.statebranch.landing import Backoff
+from averos_ci.statebranch.state_branch import GitError
 
 PR_BRANCH_PREFIX = "averos/apply-"
-
-
-@dataclass(frozen=True)
-class Kept:
-    note: str  # for the result comment
-    commit: str | None = None  # the commit of the default branch holding the app
-    pull_request: PullRequestLocation | None = None
-    recorded: bool = True  # False: the location is unknown (none / another branch)
 
 
 def keep_workspace(
@@ -70,21 +59,11 @@ def keep_workspace(
     )
 
 
-def _message(plan: ExecutionPlan, sha: str) -> str:
-    return f"averos-ci: generated workspace for plan {plan.plan_hash[:12]} ({sha[:12]}) [skip ci]"
-
-
 def _push(
     ctx: FlowContext, branch: str, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
 ) -> str | None:
-    """Commit on the branch tip and push (no force); the commit, or None after the retries."""
-    target = ctx.branch(branch)
-    for _ in tries(Backoff.from_settings(ctx.settings)):  # parallel projects' jobs push too
-        parent = target.fetch() or sha
-        commit = target.commit_paths(parent=parent, changes=changes, message=_message(plan, sha))
-        if target.push(commit):
-            return commit
-    return None
+    backoff = Backoff.from_settings(ctx.settings)
+    return push_files(ctx.branch(branch), sha=sha, changes=changes, plan=plan, backoff=backoff)
 
 
 def _pull_request(
@@ -94,7 +73,7 @@ def _pull_request(
     target = ctx.branch(branch)
     commit = target.fetch()  # a re-run of this job: the branch is already there
     if commit is None:
-        commit = target.commit_paths(parent=sha, changes=changes, message=_message(plan, sha))
+        commit = target.commit_paths(parent=sha, changes=changes, message=commit_message(plan, sha))
         if not target.push(commit):
             commit = target.fetch()
     if commit is None:
@@ -123,22 +102,3 @@ def _pull_request(
         f"(branch {code(branch)}); merge it before the next apply.",
         pull_request=location,
     )
-
-
-def record_location(state_file: Path, kept: Kept) -> None:
-    """Write where the application lives into the state the apply just saved."""
-    if not state_file.is_file():
-        return
-    state = parse_state(state_file.read_bytes(), path=state_file)
-    if state.workspace is None:
-        return
-    workspace = state.workspace.model_copy(
-        update={
-            "commit": kept.commit if kept.recorded else None,
-            "pull_request": kept.pull_request,
-        }
-    )
-    if kept.pull_request is not None:  # the app is still at the previous commit, if any
-        workspace = workspace.model_copy(update={"commit": state.workspace.commit})
-    updated = state.model_copy(update={"workspace": workspace})
-    atomic_write_text(state_file, canonical_json(updated.to_wire()))

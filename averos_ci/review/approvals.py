@@ -18,8 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from averos_ci.github.api import GitHubClient
-from averos_ci.github.comment import (
+from averos_ci.forge.api import GitHubClient
+from averos_ci.forge.context import FlowContext
+from averos_ci.forge.settings import GitHubSettings, Permission
+from averos_ci.plan import ExecutionPlan
+from averos_ci.review.comment import (
     APPROVE_COMMAND,
     PIN_CHARS,
     ApprovalRef,
@@ -28,12 +31,9 @@ from averos_ci.github.comment import (
     find_sticky,
     parse_command,
 )
-from averos_ci.github.context import FlowContext
-from averos_ci.github.errors import ApplyRefused
-from averos_ci.github.policy_gate import enforce_requirements, refuse_violations
-from averos_ci.github.pushers import pusher_refusal
-from averos_ci.github.settings import GitHubSettings, Permission
-from averos_ci.plan import ExecutionPlan
+from averos_ci.review.policy_gate import enforce_requirements, refuse_violations
+from averos_ci.review.pushers import pusher_refusal
+from averos_ci.statebranch.errors import ApplyRefused
 
 
 @dataclass(frozen=True)
@@ -172,33 +172,6 @@ class ApprovalView:
 
     approvers: tuple[str, ...] = ()
     outdated: tuple[str, ...] = ()
-
-
-def current_approvers(
-    client: GitHubClient,
-    *,
-    pr_number: int,
-    pr_author: str,
-    meta: PlanMeta,
-    plan_hash: str,
-    head_sha: str,
-    settings: GitHubSettings,
-    head_at: str | None = None,
-) -> list[str]:
-    """Logins whose approval of exactly (plan_hash, head_sha) still holds, re-derived now
-    (see :func:`approval_view`)."""
-    return list(
-        approval_view(
-            client,
-            pr_number=pr_number,
-            pr_author=pr_author,
-            meta=meta,
-            plan_hash=plan_hash,
-            head_sha=head_sha,
-            settings=settings,
-            head_at=head_at,
-        ).approvers
-    )
 
 
 def approval_view(
@@ -353,7 +326,6 @@ __all__ = [
     "approval_view",
     "check_approver",
     "comment_is_approval",
-    "current_approvers",
     "is_plain_review",
     "latest_review_states",
     "pin_refusal",

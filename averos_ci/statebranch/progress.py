@@ -1,5 +1,5 @@
 """Writing one project's directory of the state branch while an apply runs: optimistic
-pushes that re-apply over other projects' commits (averos_ci.github.landing), and a
+pushes that re-apply over other projects' commits (averos_ci.statebranch.landing), and a
 RunnerEventListener that pushes checkpoints and the partly generated workspace after
 finished nodes."""
 
@@ -9,18 +9,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from averos_ci.github.context import FlowContext
-from averos_ci.github.errors import ApplyRefused
-from averos_ci.github.landing import Backoff, land
-from averos_ci.github.state_branch import StateBranch
-from averos_ci.github.workspace import changed_files, snapshot
-
-PARTIAL = "partial-workspace"
+from averos_ci.statebranch.claim import PARTIAL as PARTIAL
+from averos_ci.statebranch.errors import ApplyRefused
+from averos_ci.statebranch.landing import Backoff, land
+from averos_ci.statebranch.seal import seal_progress
+from averos_ci.statebranch.state_branch import StateBranch
+from averos_ci.statebranch.workspace import changed_files, snapshot
 
 
 class ProjectWriter:
     """Pushes ``<project>/`` of the state branch; re-applies it over other projects' commits
-    (:func:`~averos_ci.github.landing.land`: back-off, time budget), and refuses when someone
+    (:func:`~averos_ci.statebranch.landing.land`: back-off, time budget), and refuses when someone
     else changed this project."""
 
     def __init__(
@@ -50,8 +49,16 @@ class ProjectWriter:
 class ProgressPusher:
     """A RunnerEventListener: after finished nodes (throttled), push checkpoints + workspace."""
 
-    def __init__(self, ctx: FlowContext, writer: ProjectWriter, interval: float) -> None:
-        self.ctx, self.writer, self.interval = ctx, writer, interval
+    def __init__(
+        self,
+        writer: ProjectWriter,
+        interval: float,
+        *,
+        workspace_root: Path,
+        state_key: str | None,
+    ) -> None:
+        self.writer, self.interval = writer, interval
+        self.workspace_root, self.state_key = workspace_root, state_key
         self._last = time.monotonic()
         self.pushed = 0
 
@@ -66,14 +73,12 @@ class ProgressPusher:
         self.flush(f"progress: {getattr(event, 'node_id', '')}")
 
     def flush(self, message: str) -> None:
-        from averos_ci.github.seal import seal_progress  # seal imports this module
-
         snapshot(
-            changed_files(self.writer.sb.repo, self.ctx.config.workspace_root),
+            changed_files(self.writer.sb.repo, self.workspace_root),
             self.writer.src / PARTIAL,
         )
-        # with a state key, what a later job resumes from is authenticated (github/seal.py)
-        seal_progress(self.writer.src, key=self.ctx.env.state_key, project=self.ctx.project)
-        self.writer.push(f"averos-ci: {self.ctx.project}: {message}")
+        # with a state key, what a later job resumes from is authenticated (statebranch/seal.py)
+        seal_progress(self.writer.src, key=self.state_key, project=self.writer.project)
+        self.writer.push(f"averos-ci: {self.writer.project}: {message}")
         self._last = time.monotonic()
         self.pushed += 1

@@ -13,11 +13,10 @@ from typing import Any
 
 import git
 
-from averos_ci.github.claim import CHECKPOINTS, CLAIM, FORMAT_VERSION, RUNS
-from averos_ci.github.progress import PARTIAL
-from averos_ci.github.state_branch import GitError, StateBranch
 from averos_ci.state.model import AppliedState
 from averos_ci.state.store import parse_state
+from averos_ci.statebranch.claim import CHECKPOINTS, CLAIM, FORMAT_VERSION, PARTIAL, RUNS
+from averos_ci.statebranch.state_branch import GitError, StateBranch
 
 SHOW_FORMAT_VERSION = 1
 

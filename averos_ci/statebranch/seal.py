@@ -20,11 +20,17 @@ import os
 from pathlib import Path
 from typing import Any
 
+from averos_ci._actions import annotate
 from averos_ci._fs import atomic_write_bytes, atomic_write_text
-from averos_ci.github.actions_env import annotate
-from averos_ci.github.claim import ABANDON, CHECKPOINTS, CLAIM, SEAL, SEALED_CHECKPOINTS
-from averos_ci.github.errors import ApplyRefused
-from averos_ci.github.progress import PARTIAL
+from averos_ci.statebranch.claim import (
+    ABANDON,
+    CHECKPOINTS,
+    CLAIM,
+    PARTIAL,
+    SEAL,
+    SEALED_CHECKPOINTS,
+)
+from averos_ci.statebranch.errors import ApplyRefused
 
 FORMAT_VERSION = 1
 ALGORITHM = "HMAC-SHA256"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import git
 
-from averos_ci.github.claim import RUNS
+from averos_ci.statebranch.claim import RUNS
 
 MAX_STEPS = 100  # first-parent commits looked at; older ones are out of reach of a catch-up
 

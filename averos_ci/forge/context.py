@@ -11,13 +11,15 @@ from pathlib import Path
 import httpx
 
 from averos_ci.config import CONFIG_FILE_NAME, RunConfig, load_config
-from averos_ci.github.actions_env import ActionsEnv, StepReport, annotate
-from averos_ci.github.api import GitHubClient
-from averos_ci.github.settings import GitHubSettings, load_settings
-from averos_ci.github.state_branch import StateBranch, open_repo
+from averos_ci.forge.actions_env import ActionsEnv, StepReport, annotate
+from averos_ci.forge.api import GitHubClient
+from averos_ci.forge.settings import GitHubSettings, load_settings
 from averos_ci.policy.settings import PolicySettings
 from averos_ci.state import AppliedState
+from averos_ci.state.guard import Base
 from averos_ci.state.store import parse_state
+from averos_ci.statebranch.planning import plan_state
+from averos_ci.statebranch.state_branch import StateBranch, open_repo
 
 
 @dataclass
@@ -28,7 +30,7 @@ class FlowContext:
     repo_root: Path
     client: GitHubClient
     report: StepReport
-    # The base branch's policy (averos_ci.github.trust sets it before any gate is checked).
+    # The base branch's policy (averos_ci.review.trust sets it before any gate is checked).
     policy: PolicySettings = field(default_factory=PolicySettings)
     _bot_login: str | None = field(default=None, repr=False)
 
@@ -64,6 +66,23 @@ class FlowContext:
             return None
         where = Path(f"{sb.branch}:{self.project}/state.json")
         return parse_state(raw, path=where)
+
+    def plan_state(
+        self,
+        sb: StateBranch,
+        state: AppliedState | None,
+        *,
+        manifest_path: Path | None = None,
+        fatal: bool = True,
+    ) -> Base:
+        """Plan against ``state`` of this project on ``sb``: how every CI flow plans."""
+        return plan_state(
+            config=self.config,
+            state=state,
+            state_path=f"{sb.branch}:{self.project}/state.json",
+            manifest_path=manifest_path,
+            fatal=fatal,
+        )
 
     def close(self) -> None:
         self.client.close()

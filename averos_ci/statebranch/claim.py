@@ -14,16 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci._fs import atomic_write_text
-from averos_ci.github.errors import ApplyRefused
-from averos_ci.github.progress import PARTIAL
-from averos_ci.github.state_branch import GitError
 from averos_ci.state.model import now_iso
+from averos_ci.statebranch.errors import ApplyRefused
+from averos_ci.statebranch.state_branch import GitError
 
 CLAIM = "apply.json"
 CHECKPOINTS = "checkpoints.json"
-SEAL = "seal.json"  # the MAC over the claim and the progress (averos_ci.github.seal)
+SEAL = "seal.json"  # the MAC over the claim and the progress (averos_ci.statebranch.seal)
 SEALED_CHECKPOINTS = "checkpoints.sealed.json"  # the checkpoints exactly as sealed
 RUNS = "runs"
+PARTIAL = "partial-workspace"  # the partly generated workspace of an interrupted apply
 FORMAT_VERSION = 1
 ABANDON = "averos-ci state abandon"  # the command that clears an interrupted apply
 

@@ -15,8 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci._fs import atomic_write_text
-from averos_ci.github.claim import RUNS
-from averos_ci.github.state_ops import (
+from averos_ci.plan.model import ExecutionPlan, canonical_json
+from averos_ci.plan.render import render_text
+from averos_ci.state.drift import DriftReport, render_drift
+from averos_ci.state.model import AppliedState
+from averos_ci.state.store import parse_state
+from averos_ci.statebranch.claim import RUNS
+from averos_ci.statebranch.planning import plan_state
+from averos_ci.statebranch.state_ops import (
     NothingToDo,
     OpResult,
     StateBusy,
@@ -24,14 +30,7 @@ from averos_ci.github.state_ops import (
     check_reason,
     write_op,
 )
-from averos_ci.github.state_show import RunRecord, StateView
-from averos_ci.plan.identity import execution_identity
-from averos_ci.plan.model import ExecutionPlan, canonical_json
-from averos_ci.plan.render import render_text
-from averos_ci.state.drift import DriftReport, render_drift
-from averos_ci.state.guard import plan_on_base
-from averos_ci.state.model import AppliedState
-from averos_ci.state.store import parse_state
+from averos_ci.statebranch.state_show import RunRecord, StateView
 
 __all__ = ["RollbackPlan", "plan_rollback", "rollback_state"]
 
@@ -172,14 +171,11 @@ def _plan(target: StateTarget, view: StateView, to: str) -> RollbackPlan:
         )
     rolled = AppliedState.model_validate({**old.to_wire(), "serial": current.serial + 1})
     config = target.config
-    base = plan_on_base(
-        manifest_path=config.manifest_path,
+    base = plan_state(
+        config=config,
         state=rolled,
         state_path=f"{sb.branch}:{project}/state.json (rolled back)",
-        adapter=config.adapter,
-        workspace_root=config.workspace_root,
         fatal=False,  # a missing application is reported, as `plan` does
-        execution=execution_identity(config),
     )
     return RollbackPlan(
         project=project,

@@ -34,10 +34,10 @@ class GitHubSettings(BaseModel):
     remote: str = "origin"
     approval_permission: Permission = Permission.WRITE
     allow_self_approval: bool = False
-    # The last-pusher rule (averos_ci.github.pushers): off only when this is true.
+    # The last-pusher rule (averos_ci.review.pushers): off only when this is true.
     allow_pusher_approval: bool = False
     # A plain approving review (no ``/averos approve <hash>`` in its body) counts when the
-    # plan has not changed since it was submitted (averos_ci.github.approvals); off: only
+    # plan has not changed since it was submitted (averos_ci.review.approvals); off: only
     # pinned approvals count.
     plain_review_approvals: bool = True
     commit_workspace: CommitWorkspace = CommitWorkspace.DEFAULT_BRANCH
@@ -50,7 +50,7 @@ class GitHubSettings(BaseModel):
     # Re-plans when this project's own folder on the state branch moved during the claim.
     push_attempts: int = Field(default=8, ge=1, le=50)
     # A push rejected because other projects' jobs moved the state branch is re-applied on
-    # the new tip (averos_ci.github.landing): full-jitter exponential back-off from
+    # the new tip (averos_ci.statebranch.landing): full-jitter exponential back-off from
     # pushBackoffSeconds up to pushBackoffMaxSeconds, for at most pushRetrySeconds.
     push_retry_seconds: float = Field(default=600.0, ge=0, le=3600)
     push_backoff_seconds: float = Field(default=0.5, ge=0, le=60)

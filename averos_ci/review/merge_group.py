@@ -13,19 +13,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from averos_ci._actions import annotate
 from averos_ci.errors import AverosCIError, ExitCode
-from averos_ci.github.actions_env import annotate
-from averos_ci.github.approvals import current_approvers
-from averos_ci.github.comment import find_sticky
-from averos_ci.github.context import FlowContext
-from averos_ci.github.events import EventError, MergeGroupEvent
-from averos_ci.github.gate import set_project_status
-from averos_ci.github.outdated import is_outdated
-from averos_ci.github.plan_flow import fail_plan_status, failure_reason
-from averos_ci.github.trust import trust_base
+from averos_ci.forge.context import FlowContext
+from averos_ci.forge.events import EventError, MergeGroupEvent
 from averos_ci.plan import ExecutionPlan
-from averos_ci.plan.identity import execution_identity
-from averos_ci.state.guard import plan_on_base
+from averos_ci.review.approvals import approval_view
+from averos_ci.review.comment import find_sticky
+from averos_ci.review.gate import set_project_status
+from averos_ci.review.outdated import is_outdated
+from averos_ci.review.plan_status import fail_plan_status, failure_reason
+from averos_ci.review.trust import trust_base
 
 _QUEUE_REF = re.compile(r"/pr-(\d+)-[0-9a-f]{7,64}$")
 _PR_REF = re.compile(r"(?:\(#|pull request #)(\d+)\b")
@@ -88,14 +86,7 @@ def check_merge_group(ctx: FlowContext, event: MergeGroupEvent) -> MergeGroupOut
 def _check(ctx: FlowContext, head: str, base: str, head_ref: str) -> MergeGroupOutcome:
     sb = ctx.state_branch()
     tip = sb.fetch()
-    planned = plan_on_base(
-        manifest_path=ctx.config.manifest_path,
-        state=ctx.load_state(sb, tip),
-        state_path=f"{sb.branch}:{ctx.project}/state.json",
-        adapter=ctx.config.adapter,
-        workspace_root=ctx.config.workspace_root,
-        execution=execution_identity(ctx.config),
-    ).planned
+    planned = ctx.plan_state(sb, ctx.load_state(sb, tip)).planned
     for warning in planned.warnings:
         annotate("warning", warning)
     plan, short = planned.plan, planned.plan.plan_hash[:12]
@@ -127,7 +118,7 @@ def _approved(ctx: FlowContext, plan: ExecutionPlan, pulls: tuple[int, ...]) -> 
         if meta.plan_hash != plan.plan_hash or is_outdated(sticky.body):
             seen.append(f"#{number} shows {meta.plan_hash[:12]}")
             continue
-        approvers = current_approvers(
+        approvers = approval_view(
             ctx.client,
             pr_number=number,
             pr_author=str((pr.get("user") or {}).get("login") or ""),
@@ -135,7 +126,7 @@ def _approved(ctx: FlowContext, plan: ExecutionPlan, pulls: tuple[int, ...]) -> 
             plan_hash=plan.plan_hash,
             head_sha=head,
             settings=ctx.settings,
-        )
+        ).approvers
         if approvers:
             return "success", f"plan {short} approved on #{number} by {', '.join(approvers)}"
         seen.append(f"#{number} has no valid approval")

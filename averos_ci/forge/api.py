@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from averos_ci.errors import AverosCIError, ExitCode
-from averos_ci.github.settings import GITHUB_COMMENT_LIMIT, Permission
+from averos_ci.forge.settings import GITHUB_COMMENT_LIMIT, Permission
 
 API_VERSION = "2022-11-28"
 USER_AGENT = "averos-ci"

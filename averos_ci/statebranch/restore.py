@@ -17,9 +17,9 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
+from averos_ci._actions import annotate
 from averos_ci.config import RunConfig
-from averos_ci.github.actions_env import annotate
-from averos_ci.github.workspace import DELETED_FILE
+from averos_ci.statebranch.workspace import DELETED_FILE
 
 FORBIDDEN_PARTS = frozenset({".git", ".github"})
 

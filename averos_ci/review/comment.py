@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from averos_ci.github.markdown import code, escape, plan_markdown
 from averos_ci.plan.execution_diff import MISSING, execution_changes, flatten, show
 from averos_ci.plan.model import ExecutionPlan
+from averos_ci.review.markdown import code, escape, plan_markdown
 
 MARKER_RE = re.compile(r"\A<!-- averos-ci:plan project=(\S+) -->")
 META_RE = re.compile(r"^<!-- averos-ci:meta ([A-Za-z0-9_=-]+) -->$", re.M)
@@ -86,7 +86,7 @@ class PlanMeta:
     head_at: str | None = None
     # The base state the plan was computed against (its ``baseStateHash``) and when this
     # plan was first published for this head (GitHub's clock): a plain approving review
-    # counts only if submitted after it (averos_ci.github.approvals.plain_review_refusal).
+    # counts only if submitted after it (averos_ci.review.approvals.plain_review_refusal).
     base_state: str | None = None
     plan_at: str | None = None
     # The policy verdict shown with the plan (averos_ci.policy): violated rules and the
@@ -247,7 +247,7 @@ def render_plan_comment(
     who = f"a user with **{escape(permission)}** permission or higher"
     if not self_approval:
         who += " other than the pull request author"
-    if not pusher_approval:  # the last-pusher rule (averos_ci.github.pushers)
+    if not pusher_approval:  # the last-pusher rule (averos_ci.review.pushers)
         sep = " " if self_approval else ", "
         who += sep + "who authored or committed none of its commits"
     how = (

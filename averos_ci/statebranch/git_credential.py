@@ -1,7 +1,7 @@
 """git credential helper: answers ``get`` with the token read from an inherited pipe.
 
 Run by git (``credential.<server>.helper``) as ``python -I -S <this file>``: no package
-import, no site. :class:`averos_ci.github.state_branch.CredentialGit` writes the token into a
+import, no site. :class:`averos_ci.statebranch.git_access.CredentialGit` writes the token into a
 fresh pipe for each network git command and lets only that command (and what it starts)
 inherit the read end, named by ``AVEROS_CI_GIT_CREDENTIAL_FD``. So the token is never in an
 environment, on a command line or in a file; the pipe is drained by the first read (one shot).

@@ -10,11 +10,11 @@ Best effort: a failure here is a warning, never a failed apply.
 
 from __future__ import annotations
 
-from averos_ci.github.actions_env import annotate
-from averos_ci.github.comment import STATUS_CLOSE, find_sticky
-from averos_ci.github.context import FlowContext
-from averos_ci.github.gate import project_context, refresh_gate
-from averos_ci.github.markdown import code
+from averos_ci._actions import annotate
+from averos_ci.forge.context import FlowContext
+from averos_ci.review.comment import STATUS_CLOSE, find_sticky
+from averos_ci.review.gate import project_context, refresh_gate
+from averos_ci.review.markdown import code
 
 OUTDATED_MARK = "<!-- averos-ci:outdated -->"
 OUTDATED_STATUS = "state moved; re-plan"

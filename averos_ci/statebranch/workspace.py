@@ -1,6 +1,6 @@
 """The generated workspace as a set of changed files relative to the checked-out commit:
 persisted on the state branch while an apply runs (so a later job can resume); kept
-afterwards by :mod:`averos_ci.github.keep`."""
+afterwards by :mod:`averos_ci.statebranch.keep`."""
 
 from __future__ import annotations
 

@@ -15,25 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import httpx
-
-from averos_ci.config import CONFIG_FILE_NAME, default_config
 from averos_ci.errors import AverosCIError, InputError
-from averos_ci.github.actions_env import ActionsEnv, StepReport, annotate
-from averos_ci.github.context import FlowContext
-from averos_ci.github.events import (
-    Event,
-    IssueCommentEvent,
-    MergeGroupEvent,
-    PullRequestEvent,
-    PullRequestReviewEvent,
-    load_event,
-)
-from averos_ci.github.settings import GitHubSettings
-from averos_ci.github.state_branch import open_repo
+from averos_ci.forge.actions_env import annotate
+from averos_ci.forge.context import FlowContext
 
 FAILED = frozenset({"failure", "error"})
 _MAX_STATUS_PAGES = 10  # 1,000 contexts: far more than a repository has projects
@@ -197,73 +183,3 @@ def set_project_status(
         target_url=ctx.env.run_url,
     )
     return refresh_gate(ctx, sha, base=base, pr_number=pr_number)
-
-
-def gate_command(
-    *,
-    config_path: str | Path | None = None,
-    environ: Mapping[str, str] | None = None,
-    transport: httpx.BaseTransport | None = None,
-) -> Gate | None:
-    """``averos-ci github gate``: recompute the aggregate status for the event's commit (run
-    after the plan/approve matrix). Without a config file at the repository root (a monorepo)
-    the default settings apply: every project must then use the default ``statusContext``."""
-    from averos_ci.github.context import api_client, open_context
-
-    env = ActionsEnv.from_environ(environ)
-    start = env.workspace if env.workspace and env.workspace.is_dir() else Path.cwd()
-    root = Path(open_repo(start).working_tree_dir or start).resolve()
-    if config_path is None and not (root / CONFIG_FILE_NAME).is_file():
-        env.mask_token()
-        settings = GitHubSettings()
-        ctx = FlowContext(
-            env=env,
-            config=default_config(root),
-            settings=settings,
-            repo_root=root,
-            client=api_client(env, settings, transport=transport),
-            report=StepReport(env),
-        )
-        trusted = False
-    else:
-        ctx = open_context(config_path=config_path, environ=environ, transport=transport)
-        trusted = True
-    try:
-        return _gate_for_event(ctx, load_event(env.event_name, env.event_path), trusted=trusted)
-    finally:
-        ctx.report.flush()
-        ctx.close()
-
-
-def _gate_for_event(ctx: FlowContext, event: Event, *, trusted: bool) -> Gate | None:
-    number: int | None = None
-    if isinstance(event, PullRequestEvent):
-        pr = event.pull_request
-        head, base, number = pr.head.sha, pr.base.sha, pr.number
-    elif isinstance(event, IssueCommentEvent) and event.issue.pull_request is None:
-        print("a comment on an issue, not a pull request: no status to gate")
-        return None
-    elif isinstance(event, IssueCommentEvent | PullRequestReviewEvent):
-        number = (
-            event.issue.number
-            if isinstance(event, IssueCommentEvent)
-            else event.pull_request.number
-        )
-        data = ctx.client.get_pull(number)
-        head = str((data.get("head") or {}).get("sha") or "")
-        base = str((data.get("base") or {}).get("sha") or "")
-    elif isinstance(event, MergeGroupEvent):
-        from averos_ci.github.merge_group import fetch_base
-
-        group = event.merge_group
-        head, base = group.head_sha, group.base_sha or fetch_base(ctx, group.base_ref)
-    else:
-        print(f"'{ctx.env.event_name}' event: no pull request status to gate")
-        return None
-    if trusted:
-        from averos_ci.github.trust import trust_base
-
-        trust_base(ctx, base or None)  # the status name is the base branch's
-    gate = refresh_gate(ctx, head, base=base or None, pr_number=number)
-    ctx.report.set(approved=gate.state == "success")
-    return gate

@@ -15,22 +15,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from averos_ci.config import CONFIG_FILE_NAME, RunConfig, load_config
+from averos_ci.config import RunConfig
 from averos_ci.errors import InputError
-from averos_ci.github.claim import (
+from averos_ci.state.model import now_iso
+from averos_ci.statebranch.claim import (
     CHECKPOINTS,
     CLAIM,
+    PARTIAL,
     RUNS,
     SEAL,
     SEALED_CHECKPOINTS,
     write_json,
 )
-from averos_ci.github.errors import ApplyRefused
-from averos_ci.github.progress import PARTIAL
-from averos_ci.github.settings import GitHubSettings, load_settings
-from averos_ci.github.state_branch import GitError, StateBranch, open_repo
-from averos_ci.github.state_show import StateView, blobs, read_view
-from averos_ci.state.model import now_iso
+from averos_ci.statebranch.errors import ApplyRefused
+from averos_ci.statebranch.state_branch import GitError, StateBranch
+from averos_ci.statebranch.state_show import StateView, blobs, read_view
 
 __all__ = [
     "NothingToDo",
@@ -38,7 +37,6 @@ __all__ = [
     "StateBusy",
     "StateTarget",
     "abandon_apply",
-    "open_target",
     "show_state",
 ]
 
@@ -56,7 +54,7 @@ class StateTarget:
     sb: StateBranch
     project: str
     config: RunConfig
-    settings: GitHubSettings
+    push_attempts: int  # tries of a rejected push (``github.pushAttempts``)
     repo_root: Path
 
     def view(self) -> StateView:
@@ -68,39 +66,6 @@ class OpResult:
     commit: str
     record: str  # the record's path on the state branch
     message: str
-
-
-def open_target(
-    *,
-    config_path: str | Path | None = None,
-    project: str | None = None,
-    environ: Mapping[str, str] | None = None,
-) -> StateTarget:
-    """The state branch and project of a config in a local clone (the ``github`` settings).
-    Credentials: git's own, or a token (``GITHUB_TOKEN``) handed to git the way the flow does,
-    through the environment only."""
-    from averos_ci._token import current as current_token
-    from averos_ci._token import take as take_token
-
-    env = os.environ if environ is None else environ
-    if config_path is None:
-        root = Path(open_repo(Path.cwd()).working_tree_dir or Path.cwd())
-        config_path = root / CONFIG_FILE_NAME
-    config = load_config(config_path)
-    repo_root = Path(open_repo(config.base_dir).working_tree_dir or config.base_dir).resolve()
-    raw = dict(config.github or {})
-    if project is not None:
-        raw["project"] = project
-    settings, _warnings = load_settings(raw, config_path=config.config_path, repo_root=repo_root)
-    token = (take_token() if environ is None else None) or current_token()
-    sb = StateBranch(
-        repo_root,
-        remote=settings.remote,
-        branch=settings.state_branch,
-        token=token,
-        server_url=env.get("GITHUB_SERVER_URL") or "https://github.com",
-    )
-    return StateTarget(sb, settings.project or "default", config, settings, repo_root)
 
 
 def show_state(target: StateTarget) -> StateView:
@@ -149,7 +114,7 @@ def write_op(target: StateTarget, *, action: str, reason: str, decide: Decide) -
     name, email = actor(target)
     sb, project = target.sb, target.project
     with tempfile.TemporaryDirectory(prefix="averos-ci-state-op-") as tmp:
-        for _ in range(target.settings.push_attempts):
+        for _ in range(target.push_attempts):
             tip = sb.fetch()
             view = read_view(sb, tip, project)
             changes, record, subject = decide(view)
@@ -173,7 +138,7 @@ def write_op(target: StateTarget, *, action: str, reason: str, decide: Decide) -
                     f"{subject}: commit {commit[:12]} pushed to {sb.branch!r} (record {rel})",
                 )
     raise GitError(
-        f"{sb.branch!r} kept moving; gave up after {target.settings.push_attempts} attempts",
+        f"{sb.branch!r} kept moving; gave up after {target.push_attempts} attempts",
         hint="run the command again",
     )
 

@@ -1,6 +1,6 @@
 """The policy (:mod:`averos_ci.policy`) in the GitHub flow.
 
-The policy is the base branch's (:mod:`averos_ci.github.trust`). At plan time its verdict is
+The policy is the base branch's (:mod:`averos_ci.review.trust`). At plan time its verdict is
 shown in the comment and kept, compactly, in the comment's metadata for the approve step's
 status; that copy is display only. At apply the recomputed plan is evaluated again, and a
 violation or an unmet approval requirement refuses the apply (exit 1) and is written as JUnit
@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci._permission import Permission
-from averos_ci.github.api import GitHubClient
-from averos_ci.github.context import FlowContext
-from averos_ci.github.errors import ApplyRefused
+from averos_ci.forge.api import GitHubClient
+from averos_ci.forge.context import FlowContext
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.policy.evaluate import PolicyResult, evaluate_policy
 from averos_ci.report.policy_junit import write_policy_junit
+from averos_ci.statebranch.errors import ApplyRefused
 
 
 def policy_meta(result: PolicyResult) -> dict[str, Any]:

@@ -132,6 +132,22 @@ def test_layers_point_down(low: str) -> None:
     assert not wrong, f"{low} must not import {', '.join(LAYERS[low])}: " + "; ".join(wrong)
 
 
+def test_the_mcp_server_never_reaches_approval_or_apply() -> None:
+    """``averos_ci/mcp/`` is a front over the library: nothing it imports, even indirectly,
+    is a CI flow or a review rule (approvals, gates)."""
+    graph = import_graph()
+    seen: set[str] = set()
+    todo = [m for m in graph if m == "averos_ci.mcp" or m.startswith("averos_ci.mcp.")]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph[name])
+    banned = ("averos_ci.github", "averos_ci.review")
+    wrong = sorted(m for m in seen if any(m == b or m.startswith(b + ".") for b in banned))
+    assert not wrong, f"averos_ci.mcp reaches {wrong}"
+
+
 def _lines(path: Path) -> int:
     return len(path.read_text(encoding="utf-8").splitlines())
 

@@ -143,7 +143,7 @@ def apply_step(
         if attempt == 0:
             first_claim = claim
         resumed = claim is not None
-        if resumed:  # with a state key: only progress sealed under it (github/seal.py)
+        if resumed:  # with a state key: only progress sealed under it (statebranch/seal.py)
             verify_progress(proj, key=ctx.env.state_key, project=project, branch=sb.branch)
         write_claim(
             proj,

@@ -15,6 +15,7 @@ import pytest
 from tests.conftest import require_tool
 from tests.execute.adapters.angular.conftest import angular_cache_dir, angular_env, angular_template
 from tests.github.gh_fake import BOT, TOKEN, FakeGitHub
+from tests.github.gh_steps import one_entity_manifest
 from tests.github.gh_world import (
     EXAMPLE_DIR,
     REPO_ROOT,
@@ -151,29 +152,7 @@ STANDIN_FOR = {
     "actions/upload-artifact": "upload-artifact",
 }
 USES = re.compile(r"uses:\s*([\w.-]+/[\w.-]+)@([\w.-]+)")
-SMALL_APP = """\
-applicationName: ToDoApp
-description: One entity, applied by the example workflow under act
-defaultLanguageCode: en
-enableAuthentication: false
-enableExternalEntityMapping: true
-entities:
-  - name: Task
-    sname: TaskService
-    members:
-      - { memberNature: simple, ename: Task, mname: taskId, memberType: string, memberTag: ID }
-      - { memberNature: simple, ename: Task, mname: title, memberType: string,
-          memberTag: BusinessID }
-serviceConfigurations:
-  - type: service
-    name: TaskServiceConfiguration
-    id: TaskService
-    apiHost: 127.0.0.1
-    apiPort: 3333
-    apiProtocol: http
-    apiEndPoint: /api/tasks
-    apiHTTPQueryBuilder: mongodb
-"""
+SMALL_APP = one_entity_manifest("One entity, applied by the example workflow under act")
 DONE_MEMBER = "      - { memberNature: simple, ename: Task, mname: done, memberType: boolean }\n"
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from averos_ci.review.comment import PlanMeta
 from tests.github.gh_fake import FakeGitHub
-from tests.github.gh_world import JobResult, World, make_world, manifest_variant
+from tests.github.gh_world import JobResult, World, git, make_world, manifest_variant
 
 
 def one_entity_manifest(description: str) -> str:
@@ -76,6 +76,18 @@ def open_pr(
     world.fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
     r = world.run("pull_request", world.pr_event("opened", number), head)
     assert r.code == 0, r.stdout + r.stderr
+    return head
+
+
+def open_pr_from_main(world: World, number: int, manifest: str) -> str:
+    """PR ``number`` by alice from main's current tip (branch ``change-<number>``), not
+    planned yet; its head."""
+    git(world.dev, "checkout", "-q", "main")
+    git(world.dev, "pull", "-q", "--ff-only", "origin", "main")
+    world.fake.base_sha = git(world.dev, "rev-parse", "HEAD")
+    branch = f"change-{number}"
+    head = world.commit(branch, {"todoapp.manifest.yaml": manifest}, f"manifest v{number}")
+    world.fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
     return head
 
 

@@ -13,6 +13,7 @@ import atexit
 import os
 import secrets
 import sys
+from collections import Counter
 
 from averos_ci._secrets import forms
 
@@ -83,3 +84,37 @@ def neutralise(text: str) -> str:
             cut = len(line) - len(body) + 1
             lines[n] = line[:cut] + "\u200b" + line[cut:]
     return "\n".join(lines)
+
+
+ANNOTATION_CAP = 50  # per level; the runner shows few anyway, and each costs a log line
+PLAIN_CAP = 500  # beyond the annotations, plain log lines; then only a count
+_annotated: Counter[str] = Counter()
+
+
+def annotate(level: str, message: str) -> None:
+    """A workflow command (``::warning::`` …) under Actions; plain text otherwise. Under
+    Actions the first :data:`ANNOTATION_CAP` of a level are annotations, the next
+    :data:`PLAIN_CAP` plain lines, and the rest is counted in one line at exit."""
+    one_line = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        print(f"{level}: {message}", file=sys.stderr, flush=True)
+        return
+    _annotated[level] += 1
+    n = _annotated[level]
+    if n <= ANNOTATION_CAP:
+        print(command(f"::{level}::{one_line}"), flush=True)
+    elif n <= ANNOTATION_CAP + PLAIN_CAP:
+        if n == ANNOTATION_CAP + 1:
+            atexit.register(_summarise, level)
+        print(f"{level}: {one_line}", flush=True)
+
+
+def _summarise(level: str) -> None:
+    n = _annotated[level]
+    print(
+        command(
+            f"::{level}::{n} {level} messages in all; the first {ANNOTATION_CAP} are annotations, "
+            f"{min(n - ANNOTATION_CAP, PLAIN_CAP)} more are in the log, the rest are not shown"
+        ),
+        flush=True,
+    )

@@ -7,7 +7,7 @@ schematic an apply runs. So when the token arrives in the environment (the compo
 ``env:``, a container action's ``INPUT_GITHUB-TOKEN``), :func:`isolate` re-executes the
 process without it and hands the token over through a pipe, before any thread or child exists.
 The optional state key (``AVEROS_CI_STATE_KEY``, the action's ``state-key`` input; it
-authenticates progress on the state branch, :mod:`averos_ci.github.seal`) is handled the same
+authenticates progress on the state branch, :mod:`averos_ci.statebranch.seal`) is handled the same
 way: a child that could read it could forge progress.
 The action ``exec``\\ s averos-ci, so its shell step is not left behind as an ancestor holding it.
 

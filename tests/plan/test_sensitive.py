@@ -24,11 +24,11 @@ from averos_ci.execute.contracts import (
     ExecutionState,
     RuntimeMutation,
 )
-from averos_ci.github.comment import PlanMeta, render_plan_comment
 from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.model import PlanNode
 from averos_ci.plan.planner import compute_plan
 from averos_ci.plan.render import render_json, render_markdown, render_text
+from averos_ci.review.comment import PlanMeta, render_plan_comment
 from averos_ci.state import FileStateStore
 from tests.conftest import GOLDEN_MANIFEST
 from tests.security.test_sec_secret_forms import leaked_forms, leaky

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.github.comment import PlanMeta
+from averos_ci.review.comment import PlanMeta
 from tests.github.conftest import fake
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import World, git, make_world, manifest_variant

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.github.state_branch import StateBranch
+from averos_ci.statebranch.state_branch import StateBranch
 from tests.github.gh_world import git
 from tests.security._git_http import serve
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from averos_ci import _actions
-from averos_ci.github.markdown import escape as github_md_escape
 from averos_ci.plan.markdown import md_escape
 from averos_ci.report.markdown import escape as report_md_escape
+from averos_ci.review.markdown import escape as github_md_escape
 from tests.github.gh_world import REPO_ROOT, manifest_variant
 
 SITE = Path(__file__).parent / "echo_adapter_site"

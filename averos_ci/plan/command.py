@@ -69,7 +69,12 @@ def _with_code_patch(planned: PlanResult, cfg: RunConfig) -> PlanResult:
     from averos_ci.execute.regen import plan_patch, regenerates
     from averos_ci.plan.identity import execution_identity
 
-    adapter = get_adapter(cfg.adapter, adapter_options(cfg))
+    from averos_ci.errors import AverosCIError
+
+    try:
+        adapter = get_adapter(cfg.adapter, adapter_options(cfg))
+    except AverosCIError:  # planning never needed the adapter: ``run`` reports it
+        return planned
     if not regenerates(adapter):
         return planned
     execution = execution_identity(cfg)

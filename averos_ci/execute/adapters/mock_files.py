@@ -80,6 +80,8 @@ def write_node(node: PlanNode, root: Path) -> RuntimeMutation:
 
 def _type(args: dict[str, Any]) -> str:
     values = args.get("listOfEnumValues")
+    if isinstance(values, str):
+        values = [v.strip() for v in values.split(",")]
     if values:
         return " | ".join(f"'{v}'" for v in values)
     return str(args["memberType"])

@@ -54,8 +54,11 @@ def plan_patch(
     cancel: CancelToken | None = None,
     verbose: bool = False,
     logs_dir: Path | None = None,
+    raise_interrupted: bool = True,
 ) -> PatchPlan:
-    """``planned`` completed with its code patch (see the module)."""
+    """``planned`` completed with its code patch (see the module). A failed (or, without
+    ``raise_interrupted``, interrupted) generation of the new manifest is in the patch
+    (``generator_failed``) and in ``new.result``."""
     store = PristineStore(pristine_folder(config.state_path))
     options: dict[str, Any] = {
         "adapter": adapter,
@@ -81,10 +84,11 @@ def plan_patch(
             )
     assert base is not None
     new = generate(planned.manifest, listeners=listeners, logs_dir=logs_dir, **options)
-    if new.interrupted:
+    if new.interrupted and raise_interrupted:
         _tree(new, config, what="the manifest")  # raises
     if new.tree is None:
-        patch = CodePatch(edits_found=edits_found, generator_failed=new.failure)
+        why = new.failure or f"the generation was interrupted: {new.interrupted}"
+        patch = CodePatch(edits_found=edits_found, generator_failed=why)
     else:
         patch = compute_patch(base, new.tree, config.workspace_root, edits_found=edits_found)
     plan = with_patch(planned.plan, patch)

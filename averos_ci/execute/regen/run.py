@@ -72,11 +72,15 @@ def run_regenerated(
             cancel=cancel,
             verbose=verbose,
             logs_dir=config.logs_dir,
+            raise_interrupted=False,
         )
     finally:
         if event_log is not None:
             event_log.close()
     plan = pp.planned.plan
+    if pp.new.result is not None and not pp.new.result.summary.success:
+        # a node of the generation failed or was cut short: a failed (resumable) run
+        return Regenerated(plan, pp.new.result, planned.base_state)
     if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
         raise mismatch(plan)
     if check_plan is not None:

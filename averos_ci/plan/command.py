@@ -65,11 +65,10 @@ def _print_coloured(plan: ExecutionPlan) -> None:
 def _with_code_patch(planned: PlanResult, cfg: RunConfig) -> PlanResult:
     """The plan with its code patch when the adapter regenerates (averos_ci.execute.regen):
     generation in a scratch workspace, merged in memory; the workspace is not touched."""
+    from averos_ci.errors import AverosCIError
     from averos_ci.execute.adapters import adapter_options, get_adapter
     from averos_ci.execute.regen import plan_patch, regenerates
     from averos_ci.plan.identity import execution_identity
-
-    from averos_ci.errors import AverosCIError
 
     try:
         adapter = get_adapter(cfg.adapter, adapter_options(cfg))

@@ -15,7 +15,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from averos_ci._fs import atomic_write_text
 from averos_ci.execute.contracts import RuntimeMutation
 from averos_ci.plan.model import PlanNode
 
@@ -91,6 +90,12 @@ def _i18n(lang: str) -> str:
     return f"src/assets/i18n/{lang}.txt"
 
 
+def _write(path: Path, text: str) -> None:
+    # a scratch workspace: durability is the checkpoints' job (as for the schematics' writes)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
 class _Files:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -100,7 +105,7 @@ class _Files:
     def create(self, rel: str, text: str) -> None:
         path = self.root / rel
         (self.updated if path.exists() else self.created).append(rel)
-        atomic_write_text(path, text)
+        _write(path, text)
 
     def insert(self, rel: str, line: str, before: str = _END) -> None:
         """``line`` before the last ``before`` line (a member before the class's brace)."""
@@ -109,10 +114,10 @@ class _Files:
         at = text.rfind(before)
         text = text + line if at < 0 else text[:at] + line + text[at:]
         self.updated.append(rel)
-        atomic_write_text(path, text)
+        _write(path, text)
 
     def append(self, rel: str, line: str) -> None:
         path = self.root / rel
         text = path.read_text("utf-8") if path.exists() else ""
         self.updated.append(rel)
-        atomic_write_text(path, text + line)
+        _write(path, text + line)

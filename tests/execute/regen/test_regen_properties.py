@@ -30,7 +30,7 @@ MEMBERS = ["title", "code", "count", "note"]
 TYPES = ["string", "number", "boolean", "date"]
 USER = "// USER-"  # every line a user adds carries this and a unique number
 SETTINGS = settings(
-    max_examples=30,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -222,7 +222,7 @@ def _run(data: st.DataObject, *, user_edits: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="averos-ci-regen-prop-") as tmp:
         model = _start(data)
         world = World(Path(tmp), model)
-        for _ in range(data.draw(st.integers(1, 4))):
+        for _ in range(data.draw(st.integers(1, 3))):
             if user_edits:
                 for _ in range(data.draw(st.integers(0, 2))):
                     world.user_edit(data)

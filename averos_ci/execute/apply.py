@@ -125,6 +125,7 @@ def apply(
             expected_plan_hash=expected_plan_hash,
             check_plan=check_plan,
             merge_conflicts=merge_conflicts,
+            replan=replan,
         )
     if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
         raise _mismatch(plan, expected_plan_hash, config)
@@ -234,6 +235,7 @@ def _apply_regenerated(
     expected_plan_hash: str | None,
     check_plan: Callable[[ExecutionPlan], None] | None,
     merge_conflicts: str,
+    replan: bool = False,
 ) -> ApplyOutcome:
     from averos_ci.execute.regen.run import run_regenerated
 
@@ -251,6 +253,7 @@ def _apply_regenerated(
             check_plan=check_plan,
             mismatch=lambda plan: _mismatch(plan, expected_plan_hash or "", config),
             merge_conflicts_mode=merge_conflicts,
+            replan=replan,
         )
     junit, summary_md, summary_json = reports
     _write_reports(

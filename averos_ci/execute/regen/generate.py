@@ -6,6 +6,7 @@ scratch workspace removed. A tree already in the store is not generated again.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -100,4 +101,6 @@ def generate(
     tree = Tree(files, {n: p for n, p in nodes.items() if p})
     store.save(key, tree)
     shutil.rmtree(scratch, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        scratch_root.rmdir()  # only when no other generation waits there
     return Generation(key, tree, result)

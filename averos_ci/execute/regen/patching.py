@@ -55,16 +55,18 @@ def plan_patch(
     verbose: bool = False,
     logs_dir: Path | None = None,
     raise_interrupted: bool = True,
+    scratch: Path | None = None,
 ) -> PatchPlan:
     """``planned`` completed with its code patch (see the module). A failed (or, without
     ``raise_interrupted``, interrupted) generation of the new manifest is in the patch
-    (``generator_failed``) and in ``new.result``."""
-    store = PristineStore(pristine_folder(config.state_path))
+    (``generator_failed``) and in ``new.result``. ``scratch``: generate there and leave the
+    pristine store unwritten (a dry run)."""
+    store = PristineStore(pristine_folder(config.state_path), read_only=scratch is not None)
     options: dict[str, Any] = {
         "adapter": adapter,
         "execution": execution,
         "store": store,
-        "scratch_root": config.state_path.parent / "regen",
+        "scratch_root": scratch or scratch_folder(config),
         "cancel": cancel,
         "max_attempts": config.max_attempts,
         "development": config.development,
@@ -94,6 +96,11 @@ def plan_patch(
     plan = with_patch(planned.plan, patch)
     result = PlanResult(plan, planned.manifest, planned.base_state, planned.warnings)
     return PatchPlan(result, patch, new, store)
+
+
+def scratch_folder(config: RunConfig) -> Path:
+    """Where clean generations run (one checkpointed workspace per tree key)."""
+    return config.state_path.parent / "regen"
 
 
 def _tree(generation: Generation, config: RunConfig, *, what: str) -> Tree:

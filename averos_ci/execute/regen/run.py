@@ -8,10 +8,14 @@ workspace) does not give the same bytes as a clean generation (Averos 1.4.1 writ
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 import uuid
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from averos_ci.config import RunConfig
@@ -20,7 +24,13 @@ from averos_ci.execute.console import ConsoleListener
 from averos_ci.execute.contracts import CancelToken, ExecutionAdapter
 from averos_ci.execute.events import RunnerEventListener
 from averos_ci.execute.listeners import EVENTS_FILE_NAME, JsonlEventLog, load_listeners
-from averos_ci.execute.regen.patching import PatchPlan, apply_patch, merge_conflicts, plan_patch
+from averos_ci.execute.regen.patching import (
+    PatchPlan,
+    apply_patch,
+    merge_conflicts,
+    plan_patch,
+    scratch_folder,
+)
 from averos_ci.execute.runner import RunResult
 from averos_ci.execute.summary import summarize
 from averos_ci.plan.model import ExecutionPlan
@@ -55,11 +65,45 @@ def run_regenerated(
     check_plan: Callable[[ExecutionPlan], None] | None,
     mismatch: Callable[[ExecutionPlan], Exception],
     merge_conflicts_mode: str = "refuse",
+    replan: bool = False,
+) -> Regenerated:
+    """``dry_run``: generate in a temporary folder, write nothing (no state, no pristine tree,
+    no workspace file). ``replan``: discard an interrupted generation's checkpoints."""
+    if replan and not dry_run:
+        shutil.rmtree(scratch_folder(config), ignore_errors=True)
+    with (
+        tempfile.TemporaryDirectory(prefix="averos-ci-dry-run-")
+        if dry_run
+        else nullcontext(None) as tmp
+    ):
+        return _run(
+            config, base, adapter=adapter, execution=execution, dry_run=dry_run,
+            verbose=verbose, listeners=listeners, cancel=cancel,
+            expected_plan_hash=expected_plan_hash, check_plan=check_plan, mismatch=mismatch,
+            merge_conflicts_mode=merge_conflicts_mode,
+            scratch=Path(tmp) if tmp is not None else None,
+        )  # fmt: skip
+
+
+def _run(
+    config: RunConfig,
+    base: Base,
+    *,
+    adapter: ExecutionAdapter,
+    execution: dict[str, object],
+    dry_run: bool,
+    verbose: bool,
+    listeners: Sequence[RunnerEventListener],
+    cancel: CancelToken,
+    expected_plan_hash: str | None,
+    check_plan: Callable[[ExecutionPlan], None] | None,
+    mismatch: Callable[[ExecutionPlan], Exception],
+    merge_conflicts_mode: str,
+    scratch: Path | None,
 ) -> Regenerated:
     planned = base.planned
-    console = ConsoleListener(
-        total=len(planned.plan.nodes), logs_dir=config.logs_dir, verbose=verbose
-    )
+    logs_dir = scratch / "logs" if scratch is not None else config.logs_dir
+    console = ConsoleListener(total=len(planned.plan.nodes), logs_dir=logs_dir, verbose=verbose)
     event_log = None if dry_run else JsonlEventLog(config.logs_dir / EVENTS_FILE_NAME)
     extra = [] if event_log is None else [event_log]
     try:
@@ -71,8 +115,9 @@ def run_regenerated(
             listeners=[console, *extra, *load_listeners(config.listeners), *listeners],
             cancel=cancel,
             verbose=verbose,
-            logs_dir=config.logs_dir,
+            logs_dir=logs_dir,
             raise_interrupted=False,
+            scratch=scratch,
         )
     finally:
         if event_log is not None:

@@ -64,8 +64,9 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 
 class PristineStore:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, read_only: bool = False) -> None:
         self.folder = folder
+        self.read_only = read_only  # a dry run reads the store but never writes it
 
     def _index(self, key: str) -> Path:
         return self.folder / "trees" / f"{key}.json"
@@ -75,6 +76,8 @@ class PristineStore:
 
     def save(self, key: str, tree: Tree) -> None:
         """Blobs first, the index last (atomically): a crash leaves no index without blobs."""
+        if self.read_only:
+            return
         hashes = tree.hashes()
         for path, digest in hashes.items():
             blob = self._blob(digest)
@@ -107,6 +110,8 @@ class PristineStore:
 
     def prune(self, keep: Iterable[str]) -> None:
         """Drop the trees not in ``keep`` and the blobs no kept tree references."""
+        if self.read_only:
+            return
         keep = set(keep)
         referenced: set[str] = set()
         for index in sorted((self.folder / "trees").glob("*.json")):

@@ -213,3 +213,17 @@ def test_migration_from_a_state_without_a_pristine_tree_shows_edits_found(
     capsys.readouterr()
     assert project.cli("plan") == 0
     assert "Edits found" not in capsys.readouterr().out  # once
+
+
+def test_a_dry_run_shows_the_patch_and_writes_nothing(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    averos = project.root / ".averos"
+    before = {p: p.read_bytes() for p in averos.rglob("*") if p.is_file()}
+    files = project.files()
+    project.write(library(shelf=False))
+    capsys.readouterr()
+    assert project.cli("run", "--dry-run") == 0
+    assert f"- {SHELF} (deleted, +0 -" in capsys.readouterr().out
+    assert project.files() == files
+    assert {p: p.read_bytes() for p in averos.rglob("*") if p.is_file()} == before

@@ -16,6 +16,8 @@ from __future__ import annotations
 import difflib
 import subprocess
 import tempfile
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from averos_ci.errors import InputError
@@ -100,10 +102,27 @@ def _change(
 
 
 def compute_patch(
-    base: Tree, new: Tree, workspace_root: Path, *, edits_found: tuple[str, ...] = ()
+    base: Tree,
+    new: Tree,
+    workspace_root: Path,
+    *,
+    edits_found: tuple[str, ...] = (),
+    scrub: Callable[[str], str] | None = None,
 ) -> CodePatch:
     """What applying ``base`` -> ``new`` does to the workspace; ``contents`` holds each file's
-    content after the apply (``None``: deleted; conflict markers for a conflict)."""
+    content after the apply (``None``: deleted; conflict markers for a conflict). ``scrub``
+    masks sensitive values in the texts shown (diffs, hunks); the hashes and the contents
+    written are the real ones."""
+    patch = _compute(base, new, workspace_root, edits_found)
+    if scrub is None:
+        return patch
+    files = tuple(replace(f, diff=scrub(f.diff), hunks=scrub(f.hunks)) for f in patch.files)
+    return replace(patch, files=files)
+
+
+def _compute(
+    base: Tree, new: Tree, workspace_root: Path, edits_found: tuple[str, ...]
+) -> CodePatch:
     changes: list[FileChange] = []
     contents: dict[str, bytes | None] = {}
     gone = [p for p in base.files if p not in new.files]

@@ -9,7 +9,7 @@ and pristine(new), merged three-way into the workspace *in memory*; the plan get
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from averos_ci.execute.regen.generate import Generation, generate
 from averos_ci.execute.regen.merge import compute_patch
 from averos_ci.execute.regen.tree import EMPTY, PristineStore, Tree, pristine_folder
 from averos_ci.plan.patch import CodePatch, with_patch
-from averos_ci.plan.planner import PlanResult
+from averos_ci.plan.planner import PlanResult, plan_manifest
 from averos_ci.state.fingerprint import file_hash
 
 
@@ -92,10 +92,31 @@ def plan_patch(
         why = new.failure or f"the generation was interrupted: {new.interrupted}"
         patch = CodePatch(edits_found=edits_found, generator_failed=why)
     else:
-        patch = compute_patch(base, new.tree, config.workspace_root, edits_found=edits_found)
+        patch = compute_patch(
+            base,
+            new.tree,
+            config.workspace_root,
+            edits_found=edits_found,
+            scrub=_scrubber(planned, execution),
+        )
     plan = with_patch(planned.plan, patch)
     result = PlanResult(plan, planned.manifest, planned.base_state, planned.warnings)
     return PatchPlan(result, patch, new, store)
+
+
+def _scrubber(
+    planned: PlanResult, execution: Mapping[str, Any] | None
+) -> Callable[[str], str] | None:
+    """Masks the secrets of the new manifest and of the applied one (a removed line of a diff
+    may hold an old secret): a generated file may hold them, the patch shows no value."""
+    from averos_ci.plan.sensitive import SensitiveRules, scrubber, secret_values
+
+    rules = SensitiveRules.of_execution(execution)
+    nodes = list(planned.plan.nodes)
+    if planned.base_state is not None:
+        nodes += plan_manifest(planned.base_state.manifest, None, execution=execution).plan.nodes
+    secrets = secret_values(nodes, rules)
+    return scrubber(secrets) if secrets else None
 
 
 def scratch_folder(config: RunConfig) -> Path:

@@ -227,3 +227,30 @@ def test_a_dry_run_shows_the_patch_and_writes_nothing(
     assert f"- {SHELF} (deleted, +0 -" in capsys.readouterr().out
     assert project.files() == files
     assert {p: p.read_bytes() for p in averos.rglob("*") if p.is_file()} == before
+
+
+def test_the_patch_never_shows_a_sensitive_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raw = library(shelf=False)
+    secret = "/api/s3cr3t-endpoint-value"
+    raw["serviceConfigurations"] = [
+        {"type": "service", "name": "BookServiceConfiguration", "id": "BookService",
+         "apiHost": "127.0.0.1", "apiPort": 3000, "apiProtocol": "http", "apiEndPoint": secret}
+    ]  # fmt: skip
+    raw["entities"][0]["sname"] = "BookService"
+    project = Project(tmp_path / "p", raw)
+    config = json.loads(project.config.read_text())
+    config["sensitive"] = ["service-config:*/apiEndPoint"]
+    project.config.write_text(json.dumps(config))
+    capsys.readouterr()
+    assert project.cli("plan", "--format", "json") == 0
+    out = capsys.readouterr().out
+    assert secret not in out and "(sensitive)" in out
+    doc = json.loads(out)
+    diffs = "".join(f["diff"] for f in doc["codePatch"]["files"])
+    assert "apiEndPoint=(sensitive)" in diffs
+    assert project.cli("run") == 0
+    assert secret not in capsys.readouterr().out
+    written = project.file("src/app/config/service-config/BookServiceConfiguration.txt")
+    assert f"apiEndPoint={secret}\n" in written.read_text()  # the real value is generated

@@ -144,6 +144,15 @@ def _run(
     if not dry_run:
         apply_patch(pp.patch, config.workspace_root, markers=True)
         state = _record(pp, config=config, adapter=adapter, plan=plan)
+        contents = pp.patch.contents
+        deleted = sum(1 for c in contents.values() if c is None)
+        marked = len(pp.patch.conflicts)
+        print(
+            f"applied the code change: {len(contents) - deleted} file(s) written, {deleted} "
+            f"deleted"
+            + (f", {marked} with conflict markers to resolve" if marked else "")
+            + f"; state serial {state.serial}"
+        )
     return Regenerated(plan, result, state)
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from averos_ci.config import RunConfig
 from averos_ci.errors import PlanConflicts
 from averos_ci.execute.console import ConsoleListener
-from averos_ci.execute.contracts import CancelToken, ExecutionAdapter
+from averos_ci.execute.contracts import CancelToken, ExecutionAdapter, ExecutionContext
 from averos_ci.execute.events import RunnerEventListener
 from averos_ci.execute.listeners import EVENTS_FILE_NAME, JsonlEventLog, load_listeners
 from averos_ci.execute.regen.patching import (
@@ -143,6 +143,7 @@ def _run(
     state = planned.base_state
     if not dry_run:
         apply_patch(pp.patch, config.workspace_root, markers=True)
+        _ready(adapter, config, cancel=cancel, verbose=verbose)
         state = _record(pp, config=config, adapter=adapter, plan=plan)
         contents = pp.patch.contents
         deleted = sum(1 for c in contents.values() if c is None)
@@ -154,6 +155,27 @@ def _run(
             + f"; state serial {state.serial}"
         )
     return Regenerated(plan, result, state)
+
+
+def _ready(
+    adapter: ExecutionAdapter, config: RunConfig, *, cancel: CancelToken, verbose: bool
+) -> None:
+    """Let the adapter open the merged workspace (what it needs besides the generated sources:
+    the Angular adapter links or installs ``node_modules``, never part of a pristine tree)."""
+    config.logs_dir.mkdir(parents=True, exist_ok=True)
+    context = ExecutionContext(
+        dry_run=False,
+        workspace_root=config.workspace_root,
+        logs_dir=config.logs_dir,
+        attempt=0,
+        run_id=uuid.uuid4().hex,
+        cancel=cancel,
+        log_file=config.logs_dir / "adapter.log",
+        development=config.development,
+        verbose=verbose,
+    )
+    adapter.open(context)
+    adapter.close()
 
 
 def _cached_result(plan: ExecutionPlan, config: RunConfig) -> RunResult:

@@ -254,3 +254,27 @@ def test_the_patch_never_shows_a_sensitive_value(
     assert secret not in capsys.readouterr().out
     written = project.file("src/app/config/service-config/BookServiceConfiguration.txt")
     assert f"apiEndPoint={secret}\n" in written.read_text()  # the real value is generated
+
+
+def test_a_failed_generation_is_a_failed_run_that_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from averos_ci.config import load_config
+    from averos_ci.execute import apply
+
+    project = Project(tmp_path / "p", library())
+    config = json.loads(project.config.read_text())
+    config["adapterOptions"] = {"writeFiles": True, "failNodes": ["use-case:SearchShelf"]}
+    project.config.write_text(json.dumps(config))
+    assert project.cli("run") == 1  # a node of the clean generation failed: a run failure
+    assert project.files() == {}  # nothing merged
+    assert not (project.root / ".averos/state.json").exists()
+    assert list((project.root / ".averos/regen").glob("*/checkpoints.jsonl"))
+    config["adapterOptions"] = {"writeFiles": True}  # the failure is gone (same plan identity)
+    project.config.write_text(json.dumps(config))
+    outcome = apply(load_config(project.config))
+    assert outcome.summary.success
+    resumed = [r.node_id for r in outcome.records if r.resumed]
+    assert "application:LibraryApp" in resumed and "use-case:SearchShelf" not in resumed
+    assert project.files() == clean_generation(tmp_path / "clean", library())
+    assert not (project.root / ".averos/regen").exists()  # the scratch workspace is gone

@@ -278,3 +278,17 @@ def test_a_failed_generation_is_a_failed_run_that_resumes(
     assert "application:LibraryApp" in resumed and "use-case:SearchShelf" not in resumed
     assert project.files() == clean_generation(tmp_path / "clean", library())
     assert not (project.root / ".averos/regen").exists()  # the scratch workspace is gone
+
+
+def test_a_manifest_the_generator_cannot_generate_is_a_conflict_of_the_plan(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = json.loads(project.config.read_text())
+    config["adapterOptions"] = {"writeFiles": True, "failNodes": ["simple-field:Book:title"]}
+    project.config.write_text(json.dumps(config))
+    project.write(library(title_type="number"))
+    capsys.readouterr()
+    assert project.cli("plan", "--detailed-exitcode") == 5
+    out = capsys.readouterr().out
+    assert "Code change: CONFLICT: a clean generation of the manifest fails at " in out
+    assert "simple-field:Book:title" in out

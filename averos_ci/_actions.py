@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import atexit
 import os
-import secrets
 import sys
 
 _token: str | None = None
@@ -26,6 +25,8 @@ def stop_commands() -> None:
     global _token
     if _token is not None or not under_actions():
         return
+    import secrets  # only under Actions: `validate` on a laptop does not pay for it
+
     _token = secrets.token_hex(16)  # unguessable: untrusted output cannot resume processing
     print(f"::stop-commands::{_token}", flush=True)
     atexit.register(resume_commands)

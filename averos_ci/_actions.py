@@ -14,8 +14,6 @@ import os
 import sys
 from collections import Counter
 
-from averos_ci._secrets import forms
-
 _token: str | None = None
 
 
@@ -58,6 +56,8 @@ def add_mask(secret: str | None) -> None:
     only, and a few encodings of its own). For a step under Actions: the caller checks."""
     if not secret:
         return
+    from averos_ci._secrets import forms  # html, shlex, urllib: not on `validate`'s path
+
     lines = [command(f"::add-mask::{escape_data(form)}") for form in forms(secret)]
     sys.stdout.write("\n".join(lines) + "\n")
     sys.stdout.flush()

@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import atexit
 import os
-import secrets
 import sys
 from collections import Counter
-
-from averos_ci._secrets import forms
 
 _token: str | None = None
 
@@ -29,6 +26,8 @@ def stop_commands() -> None:
     global _token
     if _token is not None or not under_actions():
         return
+    import secrets  # only under Actions: `validate` on a laptop does not pay for it
+
     _token = secrets.token_hex(16)  # unguessable: untrusted output cannot resume processing
     print(f"::stop-commands::{_token}", flush=True)
     atexit.register(resume_commands)
@@ -57,6 +56,8 @@ def add_mask(secret: str | None) -> None:
     only, and a few encodings of its own). For a step under Actions: the caller checks."""
     if not secret:
         return
+    from averos_ci._secrets import forms  # html, shlex, urllib: not on `validate`'s path
+
     lines = [command(f"::add-mask::{escape_data(form)}") for form in forms(secret)]
     sys.stdout.write("\n".join(lines) + "\n")
     sys.stdout.flush()

@@ -1,8 +1,9 @@
 """The command line: ``averos-ci`` and ``averos`` (same app).
 
 Thin by design: every command maps its options to one library call and returns an exit code.
-Errors become exit codes here and nowhere else. Heavy modules are imported inside the
-commands so that ``averos-ci validate`` starts fast.
+Errors become exit codes here and nowhere else. Each command's module is imported only when
+that command is looked up (``_app.COMMAND_MODULES``) and heavy modules inside the commands, so
+that ``averos-ci validate`` starts fast.
 """
 
 from __future__ import annotations
@@ -13,16 +14,6 @@ import sys
 import typer
 
 from averos_ci._actions import neutralise, stop_commands
-from averos_ci.cli import doctor as _doctor  # noqa: F401  (registers commands)
-from averos_ci.cli import github as _github  # noqa: F401
-from averos_ci.cli import init as _init  # noqa: F401
-from averos_ci.cli import mcp as _mcp  # noqa: F401
-from averos_ci.cli import plan as _plan  # noqa: F401
-from averos_ci.cli import preview as _preview  # noqa: F401
-from averos_ci.cli import projects as _projects  # noqa: F401
-from averos_ci.cli import run as _run  # noqa: F401
-from averos_ci.cli import state as _state  # noqa: F401
-from averos_ci.cli import validate as _validate  # noqa: F401
 from averos_ci.cli._app import app
 from averos_ci.errors import AverosCIError, ExitCode
 

@@ -1,14 +1,24 @@
-"""Layers 1-2: load an Averos manifest (JSON/YAML, flat or designer export) and validate it."""
+"""Layers 1-2: load an Averos manifest (JSON/YAML, flat or designer export) and validate it.
 
-from averos_ci.manifest.issues import (
-    Issue,
-    ManifestInvalid,
-    Severity,
-    format_github,
-    format_json,
-    format_text,
-)
-from averos_ci.manifest.validate import ValidationResult, load_manifest, validate_file
+The names below are imported on first use (PEP 562): importing ``averos_ci.manifest.names``
+or ``averos_ci.manifest.issues`` does not build the pydantic models of the validator.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from averos_ci.manifest.issues import (
+        Issue,
+        ManifestInvalid,
+        Severity,
+        format_github,
+        format_json,
+        format_text,
+    )
+    from averos_ci.manifest.validate import ValidationResult, load_manifest, validate_file
 
 __all__ = [
     "Issue",
@@ -21,3 +31,27 @@ __all__ = [
     "load_manifest",
     "validate_file",
 ]
+
+_HOMES = {
+    "Issue": "issues",
+    "ManifestInvalid": "issues",
+    "Severity": "issues",
+    "format_github": "issues",
+    "format_json": "issues",
+    "format_text": "issues",
+    "ValidationResult": "validate",
+    "load_manifest": "validate",
+    "validate_file": "validate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -99,6 +99,10 @@ def test_composite_action_under_act(tmp_path: Path, fake: FakeGitHub) -> None:
 
     act_home = tmp_path / "act-home"
     act_home.mkdir()
+    # the action's own steps use actions/cache (its environment): a stand-in here too
+    action_uses = local_repositories(
+        (repo / "action.yml").read_text(encoding="utf-8"), repo, tmp_path / "standins"
+    )
     env = {
         **os.environ,
         "HOME": str(act_home),
@@ -122,6 +126,7 @@ def test_composite_action_under_act(tmp_path: Path, fake: FakeGitHub) -> None:
             f"GITHUB_REPOSITORY={fake.repo}",
             "-s",
             f"GITHUB_TOKEN={TOKEN}",
+            *action_uses,
         ],
         cwd=repo,
         env=env,
@@ -137,6 +142,7 @@ def test_composite_action_under_act(tmp_path: Path, fake: FakeGitHub) -> None:
     assert fake.latest_status(head)["state"] == "pending"  # type: ignore[index]
     assert "act-outputs plan-hash=" in log and "has-changes=true" in log
     assert TOKEN not in log
+    assert "stand-in cache: no entry for key averos-ci-venv-" in log  # installed, then saved
 
 
 # -- the Angular apply example, with local stand-ins for GitHub's actions ------------------
@@ -160,8 +166,11 @@ def local_repositories(workflow: str, action: Path, scratch: Path) -> list[str]:
     """``--local-repository`` values for every remote action of ``workflow``, at the ref the
     workflow pins (so re-pinning the example needs no change here). act copies an action's
     folder alone: each stand-in gets its own copy of the shared ``lib.js``."""
+    uses = set(USES.findall(workflow))
+    if any(name.endswith("/averos-ci") for name, _ in uses):  # and the action's own steps
+        uses |= set(USES.findall((action / "action.yml").read_text(encoding="utf-8")))
     out = []
-    for name, ref in sorted(set(USES.findall(workflow))):
+    for name, ref in sorted(uses):
         if name == "actions/checkout":
             continue
         if name.endswith("/averos-ci"):
@@ -267,6 +276,7 @@ def test_angular_apply_example_under_act_restores_its_cache(
     assert "stand-in cache: saved" in log1
     assert "Generated files committed to `main`" in _result(fake, 1)
     keys = [json.loads(p.read_text(encoding="utf-8"))["key"] for p in store.glob("*.json")]
+    keys = [k for k in keys if not k.startswith("averos-ci-venv-")]  # the action's environment
     assert len(keys) == 1 and keys[0].startswith("averos-ci-Linux-node20-"), keys
     assert len(keys[0]) > len("averos-ci-Linux-node20-")  # hashFiles found the config
     tip = git(world.origin, "rev-parse", "refs/heads/main")

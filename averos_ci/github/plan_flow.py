@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from averos_ci.config_check import check_config
 from averos_ci.errors import AverosCIError
 from averos_ci.github.actions_env import ActionsEnv, annotate
 from averos_ci.github.api import GitHubAPIError, GitHubClient
@@ -90,6 +91,7 @@ def _plan_for(
     sb = ctx.state_branch()
     tip = sb.fetch()
     state = ctx.load_state(sb, tip)
+    check_config(ctx.config)  # what the apply's run would refuse fails the plan, the same way
     base = plan_on_base(
         manifest_path=manifest_path,
         state=state,

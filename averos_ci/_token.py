@@ -7,9 +7,14 @@ schematic an apply runs. So when the token arrives in the environment (the compo
 ``env:``, a container action's ``INPUT_GITHUB-TOKEN``), :func:`isolate` re-executes the
 process without it and hands the token over through a pipe, before any thread or child exists.
 The optional state key (``AVEROS_CI_STATE_KEY``, the action's ``state-key`` input; it
-authenticates progress on the state branch, :mod:`averos_ci.github.seal`) is handled the same
+authenticates progress on the state branch, :mod:`averos_ci.statebranch.seal`) is handled the same
 way: a child that could read it could forge progress.
 The action ``exec``\\ s averos-ci, so its shell step is not left behind as an ancestor holding it.
+
+The re-executed interpreter never has the working directory on its import path (``-P``;
+``-I`` when this one was isolated): ``python -m`` would put it first, and the working
+directory is a checkout of the pull request — a ``typer.py`` at its root would run inside
+averos-ci and read the secrets from the pipe.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import json
 import os
 import sys
 from collections.abc import MutableMapping, Sequence
+
+from averos_ci import _secrets
 
 TOKEN_VARS = ("GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN")
 KEY_VARS = ("AVEROS_CI_STATE_KEY", "INPUT_STATE-KEY", "INPUT_STATE_KEY")
@@ -56,7 +63,7 @@ def current_key() -> str | None:
 def isolate(argv: Sequence[str]) -> None:
     """Call first thing in ``main``: take the secrets over from a re-executed parent, or take
     them out of the environment and, if one was in the *initial* environment, re-execute
-    ``python -m averos_ci argv`` without them (Linux; elsewhere there is no ``/proc`` to read
+    ``python -P -m averos_ci argv`` without them (Linux; elsewhere there is no ``/proc`` to read
     them from)."""
     global _token, _key
     fd = os.environ.pop(FD_VAR, None)
@@ -64,8 +71,10 @@ def isolate(argv: Sequence[str]) -> None:
         _token, _key = _read_fd(fd)
         take()  # a variable set again by a wrapper: not in *our* initial environment
         take_key()
+        _secrets.register(_token, _key)  # scrubbed from logs in every form
         return
     _token, _key = take(), take_key()
+    _secrets.register(_token, _key)
     secrets = [s for s in (_token, _key) if s]
     if not secrets or not sys.platform.startswith("linux"):
         return
@@ -80,7 +89,22 @@ def isolate(argv: Sequence[str]) -> None:
         env = {**os.environ, FD_VAR: str(read)}
         sys.stdout.flush()
         sys.stderr.flush()
-        os.execve(sys.executable, [sys.executable, "-m", "averos_ci", *argv], env)
+        python = [sys.executable, *_interpreter_flags()]
+        os.execve(sys.executable, [*python, "-m", "averos_ci", *argv], env)
+
+
+def _interpreter_flags() -> list[str]:
+    """This interpreter's import settings, without the working directory on ``sys.path``."""
+    if sys.flags.isolated:
+        return ["-I"]
+    flags = ["-P"]  # never prepend the working directory (Python 3.11+)
+    if sys.flags.ignore_environment:
+        flags.append("-E")
+    if sys.flags.no_user_site:
+        flags.append("-s")
+    if sys.flags.no_site:
+        flags.append("-S")
+    return flags
 
 
 def _initial_environ_holds(token: str) -> bool:

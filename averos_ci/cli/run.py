@@ -16,6 +16,11 @@ class Mode(StrEnum):  # mirrors averos_ci._model.RunMode without importing pydan
     RESILIENT = "resilient"
 
 
+class MergeConflicts(StrEnum):
+    REFUSE = "refuse"
+    MARKERS = "markers"
+
+
 @app.command()
 def run(
     config: Annotated[
@@ -55,6 +60,13 @@ def run(
         Path | None,
         typer.Option(help="Execute exactly this saved plan (averos-ci plan --out FILE.json)."),
     ] = None,
+    merge_conflicts: Annotated[
+        MergeConflicts,
+        typer.Option(
+            help="Merge conflicts with your edits (regenerating adapters): refuse (exit 5, "
+            "nothing written) or write git conflict markers into the files.",
+        ),
+    ] = MergeConflicts.REFUSE,
     expect_plan_hash: Annotated[
         str | None,
         typer.Option(help="Execute only this plan (the approved planHash); refuse any other."),
@@ -84,11 +96,13 @@ def run(
         outcome = apply_saved_plan(
             cfg, plan_path=plan, resume=resume, replan=replan, dry_run=dry_run, verbose=verbose,
             junit=junit, summary_md=summary_md, summary_json=summary_json,
+            merge_conflicts=merge_conflicts.value,
         )  # fmt: skip
     else:
         outcome = apply(
             cfg, resume=resume, replan=replan, dry_run=dry_run, verbose=verbose, junit=junit,
             summary_md=summary_md, summary_json=summary_json, expected_plan_hash=expect_plan_hash,
+            merge_conflicts=merge_conflicts.value,
         )  # fmt: skip
     for warning in outcome.warnings:
         print(warning, file=sys.stderr)

@@ -29,6 +29,7 @@ from averos_ci.execute.console import ConsoleListener
 from averos_ci.execute.contracts import CancelToken, ExecutionAdapter
 from averos_ci.execute.events import RunnerEventListener
 from averos_ci.execute.listeners import EVENTS_FILE_NAME, JsonlEventLog, load_listeners
+from averos_ci.execute.regen import regenerates
 from averos_ci.execute.runner import Runner, RunnerOptions, RunResult
 from averos_ci.execute.signals import cancel_on_signals
 from averos_ci.execute.summary import NodeRecord, RunnerSummary
@@ -37,7 +38,7 @@ from averos_ci.plan.model import Action, ExecutionPlan
 from averos_ci.plan.planner import PlanResult, args_hash
 from averos_ci.state import AppliedState, FileStateStore, NodeState
 from averos_ci.state.fingerprint import adapter_record
-from averos_ci.state.guard import plan_on_base
+from averos_ci.state.guard import Base, plan_on_base
 from averos_ci.state.model import now_iso
 
 SUMMARY_FILE_NAME = "summary.json"
@@ -77,6 +78,7 @@ def apply(
     cancel: CancelToken | None = None,
     expected_plan_hash: str | None = None,
     check_plan: Callable[[ExecutionPlan], None] | None = None,
+    merge_conflicts: str = "refuse",
 ) -> ApplyOutcome:
     """Plan ``config``'s manifest against the stored state and execute it.
 
@@ -84,6 +86,11 @@ def apply(
     another manifest, state or execution setting — raises :class:`PlanMismatch` before
     anything runs. ``check_plan``: called with the plan computed now, before anything runs
     (a saved plan compares it with the file); it raises to refuse.
+
+    An adapter that regenerates (averos_ci.execute.regen) generates the new manifest in a
+    scratch workspace and merges it three-way into the workspace; the plan carries the code
+    patch. ``merge_conflicts``: ``"refuse"`` (exit 5, nothing written) or ``"markers"`` (git
+    conflict markers written into the conflicting files).
 
     Interruption (signal, ``timeoutMs``) and node failures are *returned* (see
     ``outcome.interrupted`` / ``outcome.summary.success``); bad input raises an InputError.
@@ -103,14 +110,25 @@ def apply(
     )
     planned = base.planned
     plan = planned.plan
-    announce_base(base, adapter_name)
-    if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
-        raise PlanMismatch(
-            f"the plan is {plan.plan_hash[:12]}, not the expected (approved) plan "
-            f"{expected_plan_hash[:12]}: nothing was executed",
-            path=config.manifest_path,
-            hint="re-plan (averos-ci plan) and have the new plan approved",
+    adapter = adapter or get_adapter(config.adapter, adapter_options(config))
+    announce_base(base, adapter_name, generates=regenerates(adapter))
+    if regenerates(adapter):
+        return _apply_regenerated(
+            config,
+            base,
+            adapter=adapter,
+            dry_run=dry_run,
+            verbose=verbose,
+            reports=(junit, summary_md, summary_json),
+            listeners=listeners,
+            cancel=cancel or CancelToken(),
+            expected_plan_hash=expected_plan_hash,
+            check_plan=check_plan,
+            merge_conflicts=merge_conflicts,
+            replan=replan,
         )
+    if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
+        raise _mismatch(plan, expected_plan_hash, config)
     if check_plan is not None:
         check_plan(plan)
     if not plan.applicable:
@@ -121,7 +139,6 @@ def apply(
             path=config.manifest_path,
             hint="revert those changes, or remove and re-add the elements under new names",
         )
-    adapter = adapter or get_adapter(config.adapter, adapter_options(config))
     cancel = cancel or CancelToken()
     # Only a dry run needs a scratch logs folder (a real run must leave nothing behind).
     scratch_dir = tempfile.TemporaryDirectory(prefix="averos-ci-dry-run-") if dry_run else None
@@ -193,6 +210,70 @@ def apply(
         records=result.records,
         interrupted=result.interrupted,
         warnings=planned.warnings,
+    )
+
+
+def _mismatch(plan: ExecutionPlan, expected: str, config: RunConfig) -> PlanMismatch:
+    return PlanMismatch(
+        f"the plan is {plan.plan_hash[:12]}, not the expected (approved) plan "
+        f"{expected[:12]}: nothing was executed",
+        path=config.manifest_path,
+        hint="re-plan (averos-ci plan) and have the new plan approved",
+    )
+
+
+def _apply_regenerated(
+    config: RunConfig,
+    base: Base,
+    *,
+    adapter: ExecutionAdapter,
+    dry_run: bool,
+    verbose: bool,
+    reports: tuple[Path | None, Path | None, Path | None],
+    listeners: Sequence[RunnerEventListener],
+    cancel: CancelToken,
+    expected_plan_hash: str | None,
+    check_plan: Callable[[ExecutionPlan], None] | None,
+    merge_conflicts: str,
+    replan: bool = False,
+) -> ApplyOutcome:
+    from averos_ci.execute.regen.run import run_regenerated
+
+    with cancel_on_signals(cancel, abort=lambda: None):
+        done = run_regenerated(
+            config,
+            base,
+            adapter=adapter,
+            execution=execution_identity(config),
+            dry_run=dry_run,
+            verbose=verbose,
+            listeners=listeners,
+            cancel=cancel,
+            expected_plan_hash=expected_plan_hash,
+            check_plan=check_plan,
+            mismatch=lambda plan: _mismatch(plan, expected_plan_hash or "", config),
+            merge_conflicts_mode=merge_conflicts,
+            replan=replan,
+        )
+    junit, summary_md, summary_json = reports
+    _write_reports(
+        done.result,
+        adapter=adapter.name,
+        config=config,
+        dry_run=dry_run,
+        junit=junit,
+        summary_md=summary_md,
+        summary_json=summary_json,
+        generated=True,
+    )
+    return ApplyOutcome(
+        plan=done.plan,
+        summary=done.result.summary,
+        state=done.state,
+        run_id=done.result.run_id,
+        records=done.result.records,
+        interrupted=done.result.interrupted,
+        warnings=base.planned.warnings,
     )
 
 
@@ -276,6 +357,7 @@ def _write_reports(
     junit: Path | None,
     summary_md: Path | None,
     summary_json: Path | None,
+    generated: bool = False,
 ) -> None:
     from averos_ci.report import (
         append_step_summary,
@@ -301,7 +383,7 @@ def _write_reports(
         interrupted=result.interrupted,
         title="averos-ci run (dry run)" if dry_run else "averos-ci run",
     )
-    if adapter == MOCK_ADAPTER:
+    if adapter == MOCK_ADAPTER and not generated:
         head, _, rest = text.partition("\n")
         text = f"{head}\n\n> {MOCK_NOTICE}\n{rest}"
     if summary_md is not None:

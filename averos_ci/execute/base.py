@@ -21,14 +21,15 @@ MOCK_NOTICE = (
 )
 
 
-def announce_base(base: Base, adapter: str) -> None:
-    """Warnings about the base, the mock notice and any drift, before anything runs."""
+def announce_base(base: Base, adapter: str, *, generates: bool = False) -> None:
+    """Warnings about the base, the mock notice and any drift, before anything runs.
+    ``generates``: the adapter writes files (the mock with ``writeFiles``): no notice."""
     for warning in base.warnings:
         print(warning, file=sys.stderr)
-    if adapter == MOCK_ADAPTER:
+    if adapter == MOCK_ADAPTER and not generates:
         print(MOCK_NOTICE)
     drift = base.drift
-    if drift is not None and (drift.has_drift or drift.modified):
+    if drift is not None and (drift.has_drift or drift.modified or drift.deleted):
         sys.stdout.write(render_drift(drift))
 
 

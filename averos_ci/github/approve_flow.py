@@ -4,8 +4,8 @@ Counted only when the approver has the configured permission, is not the PR auth
 allowed) and approves the plan currently shown for the current head, pinned by at least 12
 characters of its planHash in the comment or review body (a bare ``/averos approve`` gets a
 reply with the exact line to post) — or, for a plain approving review, while the plan shown is
-unchanged (:func:`averos_ci.github.approvals.plain_review_refusal`; else "outdated").
-The approval rules are those of the PR's base commit (:mod:`averos_ci.github.trust`).
+unchanged (:func:`averos_ci.review.approvals.plain_review_refusal`; else "outdated").
+The approval rules are those of the PR's base commit (:mod:`averos_ci.review.trust`).
 A valid approval updates
 the sticky comment, reacts to the command and sets the status to success; an invalid one gets
 a short reply and changes nothing. Comment bodies are matched against the fixed command only.
@@ -16,7 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from averos_ci.github.approvals import (
+from averos_ci.forge.context import FlowContext
+from averos_ci.forge.events import IssueCommentEvent, PullRequestReviewEvent
+from averos_ci.review.approvals import (
     Refusal,
     approval_view,
     check_approver,
@@ -24,7 +26,7 @@ from averos_ci.github.approvals import (
     pin_refusal,
     plain_review_refusal,
 )
-from averos_ci.github.comment import (
+from averos_ci.review.comment import (
     MARKER_RE,
     PIN_CHARS,
     ApprovalRef,
@@ -36,13 +38,11 @@ from averos_ci.github.comment import (
     restamp,
     status_text,
 )
-from averos_ci.github.context import FlowContext
-from averos_ci.github.events import IssueCommentEvent, PullRequestReviewEvent
-from averos_ci.github.gate import set_project_status
-from averos_ci.github.markdown import escape
-from averos_ci.github.outdated import OUTDATED_STATUS, PLAN_COMMAND, is_outdated
-from averos_ci.github.policy_gate import Gate, gate_from_meta, status_for
-from averos_ci.github.trust import trust_base
+from averos_ci.review.gate import set_project_status
+from averos_ci.review.markdown import escape
+from averos_ci.review.outdated import OUTDATED_STATUS, PLAN_COMMAND, is_outdated
+from averos_ci.review.policy_gate import Gate, gate_from_meta, status_for
+from averos_ci.review.trust import trust_base
 from averos_ci.state.model import state_hash
 
 NOT_COUNTED = "approval not counted"

@@ -8,10 +8,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from averos_ci._actions import annotate
 from averos_ci.config import CONFIG_FILE_NAME, default_config, load_config
 from averos_ci.errors import AverosCIError
-from averos_ci.github.actions_env import annotate
-from averos_ci.github.context import FlowContext
+from averos_ci.forge.context import FlowContext
 from averos_ci.plan.identity import execution_identity
 
 

@@ -7,7 +7,7 @@ the default branch from the commit the state was last applied from (the newest r
 the state branch, checked against the state's manifest hash) to the head, and takes the
 *furthest* step whose plan — that commit's manifest, planned against the current state, as
 the pull request's plan was — is approved on the pull request merged there (the same
-:func:`~averos_ci.github.approvals.require_approval` as ever: same base state, manifest and
+:func:`~averos_ci.review.approvals.require_approval` as ever: same base state, manifest and
 planHash). Then again from there. Where no approved plan covers the next step, it stops: the
 pull request of the next step gets the recomputed plan in its sticky comment (approvable
 there, see :mod:`averos_ci.github.recovery`), and the rest stays pending.
@@ -27,32 +27,33 @@ from typing import Any
 import git
 
 from averos_ci.errors import InputError
-from averos_ci.github.apply_flow import (
+from averos_ci.forge.context import FlowContext
+from averos_ci.github.apply_step import (
     ApplyFn,
     ApplyResult,
-    _apply,
+    PlannedStep,
+    apply_step,
     comment_result,
     find_merged_pr,
 )
-from averos_ci.github.approvals import require_approval
-from averos_ci.github.claim import read_claim
-from averos_ci.github.context import FlowContext
-from averos_ci.github.errors import ApplyConflicts, ApplyRefused
-from averos_ci.github.history import (
+from averos_ci.github.recomputed import publish_recomputed
+from averos_ci.plan import ExecutionPlan
+from averos_ci.review.approvals import require_approval
+from averos_ci.review.markdown import escape
+from averos_ci.review.policy_gate import refuse_violations
+from averos_ci.state.drift import WorkspaceMismatch
+from averos_ci.state.guard import AdapterMismatch
+from averos_ci.state.model import AppliedState
+from averos_ci.statebranch.claim import read_claim
+from averos_ci.statebranch.errors import ApplyConflicts, ApplyRefused
+from averos_ci.statebranch.history import (
     MAX_STEPS,
     first_parent_steps,
     is_ancestor,
     last_applied,
     read_at,
 )
-from averos_ci.github.markdown import escape
-from averos_ci.github.policy_gate import refuse_violations
-from averos_ci.github.state_branch import StateBranch
-from averos_ci.plan import ExecutionPlan
-from averos_ci.plan.identity import execution_identity
-from averos_ci.state.drift import WorkspaceMismatch
-from averos_ci.state.guard import AdapterMismatch, plan_on_base
-from averos_ci.state.model import AppliedState
+from averos_ci.statebranch.state_branch import StateBranch
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Step:
     sha: str
     manifest: Path  # the manifest at ``sha``, as a file
     plan: ExecutionPlan  # planned against the current state
+    tip: str | None  # the state branch commit holding that state
 
 
 def catch_up(
@@ -83,7 +85,7 @@ def catch_up(
             number = int(pr["number"]) if pr else None
             print(f"applying {step.sha[:12]}" + (f" (#{number})" if number else ""))
             try:
-                result = _apply(
+                result = apply_step(
                     ctx,
                     sb,
                     work / "step",
@@ -92,6 +94,7 @@ def catch_up(
                     apply_fn=apply_fn,
                     cancel=cancel,
                     manifest_path=step.manifest,
+                    planned=PlannedStep(step.tip, step.plan),  # re-planned only if the tip moved
                 )
             except (ApplyRefused, WorkspaceMismatch, AdapterMismatch) as exc:
                 _refused(ctx, number, exc)
@@ -133,7 +136,7 @@ def _next_step(
     manifests = work / "manifests"
 
     def step_at(sha: str) -> Step:
-        return Step(sha, *_plan_at(ctx, repo, sha, rel, manifests, state, sb))
+        return Step(sha, *_plan_at(ctx, repo, sha, rel, manifests, state, sb), tip)
 
     if claim is not None and is_ancestor(repo, str(claim.get("sha")), head):
         # an interrupted apply is resumed first — if its commit is a merged PR's, as every
@@ -192,8 +195,6 @@ def _next_step(
     ctx.report.set(plan_hash=step.plan.plan_hash, has_changes=True, success=False)
     behind = len(commits) - commits.index(step.sha) - 1
     if number is not None and not isinstance(refusal, ApplyConflicts):
-        from averos_ci.github.recovery import publish_recomputed
-
         publish_recomputed(ctx, pr, step.plan, sha=step.sha, later=behind)
     if step.sha != head:
         refusal.message += (
@@ -293,15 +294,7 @@ def _plan_at(
             )
         folder.mkdir(parents=True, exist_ok=True)
         manifest.write_bytes(data)
-    plan = plan_on_base(
-        manifest_path=manifest,
-        state=state,
-        state_path=f"{sb.branch}:{ctx.project}/state.json",
-        adapter=ctx.config.adapter,
-        workspace_root=ctx.config.workspace_root,
-        execution=execution_identity(ctx.config),
-    ).planned.plan
-    return manifest, plan
+    return manifest, ctx.plan_state(sb, state, manifest_path=manifest).planned.plan
 
 
 def _manifest_rel(ctx: FlowContext) -> str:

@@ -8,11 +8,11 @@ from typing import Any
 
 import httpx
 
+from averos_ci._actions import annotate
 from averos_ci.errors import AverosCIError, InputError
-from averos_ci.github.actions_env import annotate
-from averos_ci.github.api import GitHubAPIError
-from averos_ci.github.context import open_context
-from averos_ci.github.events import (
+from averos_ci.forge.api import GitHubAPIError
+from averos_ci.forge.context import open_context
+from averos_ci.forge.events import (
     IssueCommentEvent,
     MergeGroupEvent,
     PullRequestEvent,
@@ -25,7 +25,7 @@ from averos_ci.github.events import (
 
 
 def replan_requested(event: IssueCommentEvent) -> bool:
-    from averos_ci.github.outdated import is_plan_command
+    from averos_ci.review.outdated import is_plan_command
 
     return (
         event.action == "created"
@@ -60,7 +60,7 @@ def run_github(
     if command not in COMMANDS:
         raise InputError(f"unknown command {command!r}", hint=f"use one of {', '.join(COMMANDS)}")
     if command == "gate":  # the aggregate status; runs without a project config too
-        from averos_ci.github.gate import gate_command
+        from averos_ci.github.gate_flow import gate_command
 
         return gate_command(config_path=config_path, environ=environ, transport=transport)
     try:
@@ -84,7 +84,7 @@ def run_github(
             )
         if command == "plan":
             if isinstance(event, MergeGroupEvent):
-                from averos_ci.github.merge_group import check_merge_group
+                from averos_ci.review.merge_group import check_merge_group
 
                 return check_merge_group(ctx, event)
             if isinstance(event, WorkflowRunEvent):

@@ -15,9 +15,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from averos_ci.errors import InputError
-from averos_ci.github.api import GitHubAPIError
-from averos_ci.github.context import FlowContext
-from averos_ci.github.events import PullRequest, WorkflowRunEvent
+from averos_ci.forge.api import GitHubAPIError
+from averos_ci.forge.context import FlowContext
+from averos_ci.forge.events import PullRequest, WorkflowRunEvent
 from averos_ci.github.plan_flow import PlanOutcome, plan_for
 
 NOTHING = PlanOutcome(None, None, None, False, False)

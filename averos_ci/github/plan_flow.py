@@ -13,11 +13,16 @@ import httpx
 
 from averos_ci.config_check import check_config
 from averos_ci.errors import AverosCIError
-from averos_ci.github.actions_env import ActionsEnv, annotate
-from averos_ci.github.api import GitHubAPIError, GitHubClient
-from averos_ci.github.approvals import ApprovalView, approval_view
+from averos_ci.forge.actions_env import ActionsEnv, annotate
+from averos_ci.forge.api import GitHubAPIError, GitHubClient
+from averos_ci.forge.context import FlowContext
+from averos_ci.forge.events import PullRequest, PullRequestEvent, load_event
+from averos_ci.forge.settings import GitHubSettings
 from averos_ci.github.base_execution import base_execution
-from averos_ci.github.comment import (
+from averos_ci.plan import ExecutionPlan
+from averos_ci.policy import PolicySettings, evaluate_policy, render_policy_markdown
+from averos_ci.review.approvals import ApprovalView, approval_view
+from averos_ci.review.comment import (
     STATUS_CLOSE,
     PlanMeta,
     find_sticky,
@@ -25,19 +30,11 @@ from averos_ci.github.comment import (
     restamp,
     status_text,
 )
-from averos_ci.github.context import FlowContext
-from averos_ci.github.events import PullRequest, PullRequestEvent, load_event
-from averos_ci.github.gate import set_project_status
-from averos_ci.github.markdown import code
-from averos_ci.github.policy_gate import Gate, gate_from_meta, policy_meta, status_for
-from averos_ci.github.settings import GitHubSettings
-from averos_ci.github.trust import trust_base
-from averos_ci.manifest.issues import ManifestInvalid
-from averos_ci.plan import ExecutionPlan
-from averos_ci.plan.identity import execution_identity
-from averos_ci.policy import PolicySettings, evaluate_policy, render_policy_markdown
+from averos_ci.review.markdown import code
+from averos_ci.review.plan_status import fail_plan_status, failure_reason, set_plan_status
+from averos_ci.review.policy_gate import gate_from_meta, policy_meta
+from averos_ci.review.trust import trust_base
 from averos_ci.state.drift import render_drift
-from averos_ci.state.guard import plan_on_base
 
 SUMMARY_MAX_CHARS = 900_000
 PLAN_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
@@ -92,15 +89,8 @@ def _plan_for(
     tip = sb.fetch()
     state = ctx.load_state(sb, tip)
     check_config(ctx.config)  # what the apply's run would refuse fails the plan, the same way
-    base = plan_on_base(
-        manifest_path=manifest_path,
-        state=state,
-        state_path=f"{sb.branch}:{ctx.project}/state.json",
-        adapter=ctx.config.adapter,
-        workspace_root=ctx.config.workspace_root,
-        fatal=False,  # reported in the comment; the apply refuses it
-        execution=execution_identity(ctx.config),
-    )
+    # fatal=False: a drifted workspace is reported in the comment; the apply refuses it
+    base = ctx.plan_state(sb, state, manifest_path=manifest_path, fatal=False)
     result = base.planned
     for warning in (*base.warnings, *result.warnings):
         annotate("warning", warning)
@@ -292,69 +282,6 @@ def with_drift(body: str, note: str | None) -> str:
     if not sep:
         return body + "\n\n" + note
     return f"{head}{sep}\n\n{note.rstrip()}{rest}"
-
-
-def set_plan_status(
-    ctx: FlowContext,
-    sha: str,
-    *,
-    plan: ExecutionPlan,
-    approvers: list[str],
-    needs: bool | None = None,
-    blocked: bool = False,
-    gate: Gate | None = None,
-    base: str | None = None,
-    pr_number: int | None = None,
-) -> None:
-    """``needs``: whether an approval is needed (default: the plan has changes);
-    ``blocked``: the checkout lacks the application the state describes (drift). Sets the
-    project's ``<statusContext>/<project>`` status, then the aggregate (:mod:`.gate`);
-    ``base``: the pull request's base commit, for the changed projects."""
-    short = plan.plan_hash[:12]
-    if blocked:
-        state, text = "failure", "the checkout lacks the application the state describes (drift)"
-    elif not plan.applicable:
-        state, text = "failure", f"plan {short} has conflicts"
-    elif gate is not None and gate.violations:
-        state, text = status_for(plan.plan_hash, approvers, gate)
-    elif not (plan.has_changes if needs is None else needs):
-        state, text = "success", "no changes"
-    elif gate is not None:  # the policy: violations fail, requirements gate the success
-        state, text = status_for(plan.plan_hash, approvers, gate)
-    elif approvers:
-        state, text = "success", f"plan {short} approved by {', '.join(approvers)}"
-    else:
-        state, text = "pending", f"plan {short} awaits approval"
-    set_project_status(ctx, sha, state=state, description=text, base=base, pr_number=pr_number)
-
-
-def failure_reason(exc: BaseException) -> str:
-    """One line for a status description: the first line of a user error, else its kind."""
-    if isinstance(exc, KeyboardInterrupt):
-        return "plan interrupted"
-    if isinstance(exc, AverosCIError):
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        if isinstance(exc, ManifestInvalid):
-            return f"invalid manifest: {first}"
-        return f"plan failed: {first}"
-    return f"internal error ({type(exc).__name__}); see the job log"
-
-
-def fail_plan_status(
-    ctx: FlowContext,
-    sha: str,
-    *,
-    reason: str,
-    base: str | None = None,
-    pr_number: int | None = None,
-) -> None:
-    """Best effort: the job fails anyway; a status that cannot be set is only a warning."""
-    try:
-        set_project_status(
-            ctx, sha, state="failure", description=reason, base=base, pr_number=pr_number
-        )
-    except Exception as exc:  # the original error matters more than this one
-        annotate("warning", f"cannot set the {ctx.settings.status_context} status: {exc}")
 
 
 def fail_unconfigured_plan(

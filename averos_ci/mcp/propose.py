@@ -43,7 +43,7 @@ def propose(
     base: str | None = None,
     identity: Identity = Identity(),
 ) -> dict[str, Any]:
-    from averos_ci.github.api import GitHubClient
+    from averos_ci.forge.api import GitHubClient
     from averos_ci.manifest.issues import ManifestInvalid
     from averos_ci.manifest.validate import validate_file
 

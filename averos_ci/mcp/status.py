@@ -85,7 +85,7 @@ def _state_on_branch(ws: Workspace, project: str, branch: str) -> dict[str, Any]
 
 
 def _pull_requests(forge: Forge) -> dict[str, Any]:
-    from averos_ci.github.api import GitHubClient
+    from averos_ci.forge.api import GitHubClient
 
     if not forge.configured:
         return {"checked": False, "reason": "no GitHub token or repository configured", "open": []}

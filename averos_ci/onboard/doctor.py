@@ -11,8 +11,8 @@ from pathlib import Path
 
 from averos_ci.config import CONFIG_FILE_NAME
 from averos_ci.errors import InputError
-from averos_ci.github.api import GitHubClient
-from averos_ci.github.settings import load_settings
+from averos_ci.forge.api import GitHubClient
+from averos_ci.forge.settings import load_settings
 from averos_ci.onboard import checks
 from averos_ci.onboard.checks import Check, Setup, Status
 from averos_ci.onboard.repo import default_branch, origin_slug, repository_root

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from averos_ci.github.api import GitHubAPIError, GitHubClient
+from averos_ci.forge.api import GitHubAPIError, GitHubClient
 
 
 @dataclass(frozen=True)

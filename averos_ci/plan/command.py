@@ -10,10 +10,9 @@ from averos_ci._fs import atomic_write_text
 from averos_ci.errors import ExitCode, InputError
 
 if TYPE_CHECKING:
+    from averos_ci.config import RunConfig
     from averos_ci.plan.model import ExecutionPlan
-
-if TYPE_CHECKING:
-    from averos_ci.plan.model import ExecutionPlan
+    from averos_ci.plan.planner import PlanResult
 
 
 def plan_command(
@@ -63,6 +62,24 @@ def _print_coloured(plan: ExecutionPlan) -> None:
     Console(file=sys.stdout, highlight=False).print(render_rich(plan), end="", soft_wrap=True)
 
 
+def _with_code_patch(planned: PlanResult, cfg: RunConfig) -> PlanResult:
+    """The plan with its code patch when the adapter regenerates (averos_ci.execute.regen):
+    generation in a scratch workspace, merged in memory; the workspace is not touched."""
+    from averos_ci.errors import AverosCIError
+    from averos_ci.execute.adapters import adapter_options, get_adapter
+    from averos_ci.execute.regen import plan_patch, regenerates
+    from averos_ci.plan.identity import execution_identity
+
+    try:
+        adapter = get_adapter(cfg.adapter, adapter_options(cfg))
+    except AverosCIError:  # planning never needed the adapter: ``run`` reports it
+        return planned
+    if not regenerates(adapter):
+        return planned
+    execution = execution_identity(cfg)
+    return plan_patch(planned, config=cfg, adapter=adapter, execution=execution).planned
+
+
 def _plan_and_write(
     *,
     config: Path | None,
@@ -96,7 +113,7 @@ def _plan_and_write(
         max_bytes=max_bytes,
         execution=execution_identity(cfg),
     )
-    result = base.planned
+    result = _with_code_patch(base.planned, cfg)
     for warning in (*base.warnings, *result.warnings):
         print(warning, file=sys.stderr)
     verdict = None
@@ -118,7 +135,9 @@ def _plan_and_write(
         sys.stdout.write(RENDERERS[output_format](result.plan) + section)
     if not result.plan.applicable:
         print("warning: the plan has conflicts and cannot be applied", file=sys.stderr)
-    if base.drift is not None and (base.drift.has_drift or base.drift.modified):
+    if base.drift is not None and (
+        base.drift.has_drift or base.drift.modified or base.drift.deleted
+    ):
         sys.stderr.write(render_drift(base.drift))
     if verdict is not None:
         verdict.report(fail=policy)

@@ -9,10 +9,13 @@ from averos_ci.plan import attributes
 from averos_ci.plan.elements import ALL, Element
 from averos_ci.plan.model import Action, Bucket, Change
 
-REMOVAL_REASON = (
-    "removals are reported, never executed: delete the generated code by hand, "
-    "or restore the element"
-)
+REMOVAL_REASON = "destroy: no longer in the manifest"
+
+
+def replacement_reason(fields: list[str]) -> str:
+    """Why a change is a replacement: no schematic updates these fields of an existing element,
+    so the element is generated anew (regeneration: averos_ci.execute.regen)."""
+    return f"forces replacement: {', '.join(fields)} cannot be updated in place"
 
 
 @dataclass(frozen=True)
@@ -67,22 +70,22 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
         matched.add(before.key)
         fields = _changed_fields(before, element, renamed=renamed_from is not None)
         if _is_conflict(element, fields):
-            actions[key] = Action.SKIP
-            changes[Bucket.CONFLICTS].append(
+            # Not a conflict any more: the element is regenerated (Terraform's ``-/+``).
+            actions[key] = Action.UPDATE if renamed_from is None else Action.CREATE
+            changes[Bucket.TO_UPDATE].append(
                 _change(
                     id=element.id,
                     kind=element.kind,
-                    bucket=Bucket.CONFLICTS,
+                    bucket=Bucket.TO_UPDATE,
                     fields=tuple(fields),
                     renamed_from=renamed_from,
-                    reason=f"{', '.join(fields)} cannot change after creation "
-                    "(no Averos schematic updates it)",
+                    reason=replacement_reason(fields),
                     attributes=attributes.changed(before, element),
                 )
             )
         elif renamed_from is not None:
-            # Averos generates by name: a declared rename generates the new name; the old
-            # element's code is left in place, like any removal.
+            # Averos generates by name: a declared rename generates the new name; regeneration
+            # removes the old name's code (and carries the user's edits to the new files).
             actions[key] = Action.CREATE
             changes[Bucket.TO_UPDATE].append(
                 _change(

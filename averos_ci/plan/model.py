@@ -152,6 +152,8 @@ class ExecutionPlan(WireModel):
     execution: dict[str, Any] | None = None  # what runs it (averos_ci.plan.identity)
     # drift repair: unchanged node id -> generated files found missing (re-run, idempotently)
     repair: dict[str, tuple[str, ...]] = Field(default_factory=dict, exclude_if=lambda v: not v)
+    # the code change (averos_ci.plan.patch), when the adapter regenerates: part of the planHash
+    code_patch: dict[str, Any] | None = Field(default=None, exclude_if=lambda v: v is None)
     _wire: dict[str, Any] | None = PrivateAttr(default=None)  # set by the planner (read-only)
 
     def to_wire(self) -> dict[str, object]:
@@ -168,7 +170,12 @@ class ExecutionPlan(WireModel):
 
     @property
     def has_changes(self) -> bool:
-        return any(n.action is not Action.SKIP for n in self.nodes)
+        """Anything to apply: a node to run, an element to remove, or a file to change."""
+        return (
+            any(n.action is not Action.SKIP for n in self.nodes)
+            or bool(self.diff.to_remove)
+            or bool(self.code_patch and self.code_patch.get("files"))
+        )
 
     def executable_nodes(self) -> list[PlanNode]:
         return [n for n in self.nodes if n.action is not Action.SKIP]

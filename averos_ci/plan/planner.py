@@ -173,6 +173,7 @@ def _plan_manifest(
     if repairs:  # only then: plans (and their hashes) without drift stay as they were
         wire["repair"] = {k: list(v) for k, v in repairs.items()}
     fields["repair"] = repairs
+    fields["code_patch"] = None  # added by averos_ci.plan.patch.with_patch
     wire["planHash"] = sha256_json(wire)  # over everything else: format, hashes, diff, nodes
     plan = fast_construct(ExecutionPlan, {**fields, "plan_hash": wire["planHash"]})
     object.__setattr__(plan, "__pydantic_private__", {"_wire": wire})

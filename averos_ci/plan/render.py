@@ -26,14 +26,14 @@ __all__ = [
     "render_text",
 ]
 
-_STYLES = {"+": "green", "~": "yellow", "!": "bold red", "-": "red"}
+_STYLES = {"+": "green", "~": "yellow", "!": "bold red", "-": "red", "-/+": "yellow"}
 
 
 def counts_line(plan: ExecutionPlan) -> str:
     c = plan.counts
     return (
         f"Plan: {c.create} to create, {c.update} to update, {c.skip} unchanged, "
-        f"{c.conflicts} conflict(s), {c.remove} removal(s) reported."
+        f"{c.conflicts} conflict(s), {c.remove} to destroy."
     )
 
 
@@ -59,6 +59,10 @@ def _text_lines(plan: ExecutionPlan) -> list[tuple[str, str]]:
             lines += [(a.mark, f"        {a.mark} {a.text}") for a in child.attrs]
         lines.append(("", ""))
     lines += [("~", line) for line in repair_text(plan)]
+    if plan.code_patch:
+        from averos_ci.plan.patch_render import render_patch_text
+
+        lines += [("", line) for line in render_patch_text(plan.code_patch).splitlines()]
     if not plan.has_changes and not plan.diff.conflicts:
         lines += [("", "No changes: the application matches the manifest."), ("", "")]
     lines.append(("", counts_line(plan)))

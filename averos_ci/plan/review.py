@@ -16,7 +16,7 @@ from averos_ci.plan.model import AttributeChange, AttrOp, Bucket, Change, Execut
 
 VALUE_CHARS = 80  # longer values are shortened, with a visible marker
 SENSITIVE = "(sensitive)"
-MARKS = {"create": "+", "update": "~", "conflict": "!", "remove": "-"}
+MARKS = {"create": "+", "update": "~", "conflict": "!", "remove": "-", "replace": "-/+"}
 _ATTR_MARKS = {AttrOp.ADD: "+", AttrOp.UPDATE: "~", AttrOp.REMOVE: "-"}
 # Args that only repeat the element's identity (already in its id): not listed for creates
 # and removals; a change of them (a rename) is listed.
@@ -155,8 +155,8 @@ def item(change: Change, *, mark: str, command: str | None, label: str | None) -
         text += f": {summary}"
     if mark == MARKS["conflict"]:
         text += f"  (conflict: {plain(change.reason or '')})"
-    elif mark == MARKS["remove"]:
-        text += "  (removal reported, never executed)"
+    elif mark in (MARKS["remove"], MARKS["replace"]):
+        text += f"  ({plain(change.reason or 'destroy')})"
     elif command is not None:
         text += f"  [{plain(command)}]"
     return Item(change.id, mark, text, tuple(attr_line(a) for a in rest))
@@ -177,7 +177,9 @@ def groups(plan: ExecutionPlan) -> list[Group]:
     by_owner: dict[str, Group] = {}
     for change, mark in changes:
         node = nodes.get(change.id)
-        if mark == MARKS["update"] and node is not None and node.action.value == "create":
+        if mark == MARKS["update"] and change.reason is not None:
+            mark = MARKS["replace"]  # generated anew (Terraform's "forces replacement")
+        elif mark == MARKS["update"] and node is not None and node.action.value == "create":
             mark = MARKS["create"]  # a declared rename generates the new name
         owner, label = owner_of(change.id)
         group = by_owner.get(owner)

@@ -4,7 +4,9 @@ A rule is ``<node id glob>/<arg glob>`` (``auth:*/config``: every authentication
 ``config``). The built-in rules always apply; a config's ``sensitive`` list adds more. The
 planner flags the matching attributes (``sensitive: true``) so every renderer prints
 ``(sensitive)``; :func:`mask_wire` masks the plan JSON (attribute values and node args);
-:func:`scrubber` removes the secret strings from free text (failure messages, node logs).
+:func:`scrubber` removes the secret strings from free text (failure messages, node logs) in
+every form a tool or a renderer may print them (JSON- or markdown-escaped, URL-encoded, shell-
+quoted: :mod:`averos_ci._secrets`).
 
 The planHash is computed over the real values, so it changes when a secret changes; the
 masked marker carries no digest of the value (a digest of a short secret is a guessing
@@ -19,7 +21,9 @@ from dataclasses import dataclass
 from fnmatch import translate
 from typing import Any
 
-MASK = "(sensitive)"
+from averos_ci import _secrets
+
+MASK = _secrets.MASK
 DEFAULT_RULES: tuple[str, ...] = ("auth:*/config",)  # provider config: keys, secrets, realms
 # Node id prefixes a rule can name (Averos's node kinds).
 NODE_PREFIXES = (
@@ -37,7 +41,7 @@ NODE_PREFIXES = (
 )
 # Free text keeps short values (``true``, ``5``): replacing them everywhere would garble every
 # message while hiding nothing a guess would not find.
-MIN_SCRUB_CHARS = 6
+MIN_SCRUB_CHARS = _secrets.MIN_CHARS
 RULE_HINT = (
     'write "<node id glob>/<arg>", e.g. "service-config:*/apiHost" or '
     '"auth:GoogleAuthProvider/config" (README "Sensitive values")'
@@ -181,16 +185,17 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def scrubber(secrets: Iterable[str]) -> Callable[[str], str]:
-    """A function replacing each of ``secrets`` in a text by :data:`MASK` (longest first)."""
-    ordered = sorted(set(secrets), key=len, reverse=True)
-    if not ordered:
-        return lambda text: text
-    pattern = re.compile("|".join(re.escape(s) for s in ordered))
-    return lambda text: pattern.sub(MASK, text)
+    """A function replacing each of ``secrets``, in every encoded form, by :data:`MASK`
+    (longest first)."""
+    return _secrets.scrubber(secrets)
 
 
 def plan_scrubber(plan: Any) -> Callable[[str], str] | None:
-    """The scrubber of an :class:`~averos_ci.plan.model.ExecutionPlan`'s secret values, or
-    None when it holds none (nothing to scan for)."""
+    """The scrubber of an :class:`~averos_ci.plan.model.ExecutionPlan`'s secret values and of
+    the secrets the process already knows (the token, the state key), or None when there are
+    none (nothing to scan for). The plan's values join the process's known secrets, so the
+    adapter's helper processes' stderr logs are scrubbed of them too."""
     secrets = secret_values(plan.nodes, SensitiveRules.of_execution(plan.execution))
-    return scrubber(secrets) if secrets else None
+    _secrets.register(*secrets)
+    everything = secrets | _secrets.known()
+    return scrubber(everything) if everything else None

@@ -7,6 +7,11 @@
   by the next plan, which lists them as repairs;
 - generated files whose content changed → user edits: reported, never overwritten silently
   (the adapters keep existing content; a repair re-runs only nodes with missing files).
+
+A state with a pristine tree (regeneration, formatVersion 4) is compared with the *generated*
+content, not with the workspace after the last apply: a user edit stays reported after any
+apply (the merge carries it), and a generated file the user deleted is reported as deleted
+(it stays deleted: the next merge restores it only if the generator changes it — a conflict).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ class DriftReport:
     checked: int = 0  # files in the fingerprint
     missing: dict[str, tuple[str, ...]] = field(default_factory=dict)  # path -> writer nodes
     modified: tuple[str, ...] = ()  # user edits
+    deleted: tuple[str, ...] = ()  # generated files the user deleted (regenerating states)
     absent: str | None = None  # why the whole application is absent (fatal)
     location: WorkspaceRecord | None = None
 
@@ -91,6 +97,7 @@ class DriftReport:
             "missing": {p: list(n) for p, n in sorted(self.missing.items())},
             "repair": {n: list(p) for n, p in self.repair().items()},
             "userEdits": list(self.modified),
+            "userDeleted": list(self.deleted),
             "commit": loc.commit if loc else None,
             "pullRequest": loc.pull_request.to_wire() if loc and loc.pull_request else None,
         }
@@ -100,9 +107,12 @@ def detect_drift(
     state: AppliedState | None, workspace_root: Path, *, state_path: str | Path
 ) -> DriftReport | None:
     """Compare ``workspace_root`` with ``state``'s fingerprint; ``None`` without one."""
-    if state is None or state.workspace is None:
+    if state is None or (state.workspace is None and state.pristine is None):
         return None
+    if state.pristine is not None:
+        return _against_pristine(state, workspace_root, str(state_path))
     record = state.workspace
+    assert record is not None
     expected = record.files()
     writers: dict[str, list[str]] = {}
     for node, nf in sorted(record.nodes.items()):
@@ -139,6 +149,32 @@ def detect_drift(
             modified=tuple(modified),
         )
     return _with(base, missing=missing, modified=tuple(modified))
+
+
+def _against_pristine(state: AppliedState, workspace_root: Path, state_path: str) -> DriftReport:
+    assert state.pristine is not None
+    expected = state.pristine.files
+    base = DriftReport(
+        workspace_root=workspace_root,
+        state_path=state_path,
+        checked=len(expected),
+        location=state.workspace,
+    )
+    if not expected:
+        return base
+    if not workspace_root.is_dir():
+        return _with(base, absent=f"{workspace_root} does not exist")
+    deleted: list[str] = []
+    modified: list[str] = []
+    for path, digest in sorted(expected.items()):
+        actual = file_hash(workspace_root / path)
+        if actual is None:
+            deleted.append(path)
+        elif actual != digest:
+            modified.append(path)
+    if len(deleted) == len(expected):
+        return _with(base, absent=f"none of its {len(expected)} generated files is there")
+    return _with(base, modified=tuple(modified), deleted=tuple(deleted))
 
 
 def _merged(commit: str, workspace_root: Path) -> bool:
@@ -189,8 +225,17 @@ def render_drift(report: DriftReport | None, output_format: str = "text") -> str
             shown = ", ".join(_code(p, md) for p in paths[:5])
             more = f" (+{len(paths) - 5} more)" if len(paths) > 5 else ""
             lines.append(f"- {_code(node, md)} restores {shown}{more}")
-    else:
+    elif not report.deleted:
         lines.append(f"No drift: the {report.checked} generated file(s) are in place.")
+    if report.deleted:
+        lines.append(
+            ("**Deleted by you:** " if md else "user deleted: ")
+            + f"{len(report.deleted)} generated file(s) (kept deleted; a generator change to "
+            "one of them is a merge conflict):"
+        )
+        lines += [f"- {_code(p, md)}" for p in report.deleted[:20]]
+        if len(report.deleted) > 20:
+            lines.append(f"- … and {len(report.deleted) - 20} more")
     if report.modified:
         if md:
             lines.append("")  # a paragraph after a list needs a blank line

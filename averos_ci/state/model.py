@@ -7,10 +7,12 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import Field
+
 from averos_ci._model import WireModel
 from averos_ci.plan.model import canonical_json
 
-STATE_FORMAT_VERSION = 3
+STATE_FORMAT_VERSION = 4  # 4: the pristine generated tree (regeneration)
 EMPTY_STATE_HASH = hashlib.sha256(b"averos-ci:empty-state").hexdigest()
 
 
@@ -53,6 +55,16 @@ class WorkspaceRecord(WireModel):
         return {p: h for n in self.nodes.values() for p, h in n.files.items()}
 
 
+class PristineRecord(WireModel):
+    """The clean generation of the applied manifest, kept apart from the workspace: the base of
+    the next three-way merge. ``files``: path -> sha256 of the *generated* content (the
+    workspace fingerprint has the workspace's); the contents are in the pristine store
+    (``<state folder>/pristine/``, averos_ci.execute.regen.tree) under ``key``."""
+
+    key: str
+    files: dict[str, str] = {}
+
+
 class AppliedState(WireModel):
     format_version: int = STATE_FORMAT_VERSION
     manifest: dict[str, Any]  # the applied manifest, normalized (averos_ci.manifest.normalize)
@@ -63,6 +75,8 @@ class AppliedState(WireModel):
     node_states: dict[str, NodeState] = {}
     adapter: AdapterRecord | None = None  # None: written before formatVersion 3 (unknown)
     workspace: WorkspaceRecord | None = None  # None: no fingerprint recorded
+    # None: not regenerated yet (written before formatVersion 4, or by a non-regenerating run)
+    pristine: PristineRecord | None = Field(default=None, exclude_if=lambda v: v is None)
 
     def successor(
         self,
@@ -72,6 +86,7 @@ class AppliedState(WireModel):
         node_states: dict[str, NodeState],
         adapter: AdapterRecord | None = None,
         workspace: WorkspaceRecord | None = None,
+        pristine: PristineRecord | None = None,
     ) -> AppliedState:
         return AppliedState(
             manifest=manifest,
@@ -82,6 +97,7 @@ class AppliedState(WireModel):
             node_states=node_states,
             adapter=adapter,
             workspace=workspace,
+            pristine=pristine,
         )
 
     @classmethod
@@ -93,6 +109,7 @@ class AppliedState(WireModel):
         node_states: dict[str, NodeState],
         adapter: AdapterRecord | None = None,
         workspace: WorkspaceRecord | None = None,
+        pristine: PristineRecord | None = None,
     ) -> AppliedState:
         return cls(
             manifest=manifest,
@@ -103,6 +120,7 @@ class AppliedState(WireModel):
             node_states=node_states,
             adapter=adapter,
             workspace=workspace,
+            pristine=pristine,
         )
 
 
@@ -127,7 +145,15 @@ def upgrade(data: dict[str, Any]) -> dict[str, Any]:
         data = upgrade_v1_to_v2(data)
     if data.get("formatVersion") == 2:
         data = upgrade_v2_to_v3(data)
+    if data.get("formatVersion") == 3:
+        data = upgrade_v3_to_v4(data)
     return data
+
+
+def upgrade_v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:
+    """v3 kept no pristine tree: the next plan regenerates it from the state's manifest and
+    shows, once, every difference between it and the workspace as edits found."""
+    return {**data, "formatVersion": 4}
 
 
 def upgrade_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from docs.gen.markdown import code, table
 
 # Where the GitHub settings model lives, newest layout first (it moves to forge/).
-SETTINGS_MODULES = ("averos_ci.forge.settings", "averos_ci.github.settings")
+SETTINGS_MODULES = ("averos_ci.forge.settings",)
 
 # Shown while the GitHub settings model has no Field(description=...) of its own; the
 # model's descriptions win as soon as they exist (tests/docs lists the missing ones).

@@ -10,7 +10,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "todoapp"
 # Where the comment renderer lives, newest layout first (it moves to review/).
-COMMENT_MODULES = ("averos_ci.review.comment", "averos_ci.github.comment")
+COMMENT_MODULES = ("averos_ci.review.comment",)
 HEAD_SHA = "4b2c1d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c"
 
 

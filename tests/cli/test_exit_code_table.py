@@ -1,8 +1,10 @@
 """One exit-code table for every command (README, "Exit codes"), checked in one table.
 
-A conflicting plan is 5 from ``plan --detailed-exitcode``, ``run``, ``github plan`` and
-``github apply``; "changes present" (4) is never confused with invalid input or usage (2).
-The GitHub rows run the real CLI against the fake GitHub API and a bare origin.
+A conflicting plan is 5 from ``plan --detailed-exitcode`` and ``run``; "changes present" (4) is
+never confused with invalid input or usage (2). Since issue 21 a conflict is a merge collision
+with a user edit (regeneration: the mock with ``writeFiles``), no longer a member's type change.
+The GitHub rows run the real CLI against the fake GitHub API and a bare origin (their conflict
+rows come back when the CI flows compute the code patch).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ __all__ = ["fake"]
 pytestmark = pytest.mark.slow
 
 DUE = "mname: dueDate\n        memberType: "
-CONFLICT = (DUE + "date", DUE + "string")  # a member's type cannot change after creation
+CONFLICT = (DUE + "date", DUE + "string")  # collides with the user's edit of that line
+MODEL = "workspace/src/app/model/to-do-task.ts"
 FAILING = "translation-entry:fr:extra.k0"
 INVALID = "applicationName: ShopApp\nentities:\n  - name: order\n"  # CON-02
 
@@ -40,10 +43,23 @@ def cli(cwd: Path, *args: str) -> int:
 
 
 def local_project(tmp_path: Path) -> Path:
-    """examples/todoapp, applied once with the mock adapter."""
+    """examples/todoapp, applied once with the file-writing mock adapter, then a generated
+    line edited by hand."""
     work = tmp_path / "local"
     copy_example(work)
+    config = work / "averos.config.json"
+    text = config.read_text(encoding="utf-8")
+    (work / "failing.json").write_text(
+        text.replace('"adapterOptions": {}', f'"adapterOptions": {{"failNodes": ["{FAILING}"]}}'),
+        encoding="utf-8",
+    )
+    config.write_text(
+        text.replace('"adapterOptions": {}', '"adapterOptions": {"writeFiles": true}'),
+        encoding="utf-8",
+    )
     assert cli(work, "run") == 0
+    model = work / MODEL
+    model.write_text(model.read_text().replace("dueDate?: date;", "dueDate?: Date; // mine"))
     return work
 
 
@@ -72,22 +88,12 @@ def github_rows(world: World, fake: FakeGitHub) -> list[tuple[str, Callable[[], 
     head3 = world.commit("feat3", {"todoapp.manifest.yaml": INVALID}, "broken")
     fake.add_pull(3, author="alice", head_sha=head3, head_ref="feat3")
 
-    def apply_conflicting_merge() -> int:
-        merge2 = world.merge("feat2")
-        fake.merge(2, merge2)
-        r = world.run("push", world.push_event(merge2), merge2)
-        assert "has conflicts" in r.stderr and "Not applied" in fake.bot_comments(2)[-1]["body"]
-        return r.code
-
     return [
-        ("github plan: conflicts", lambda: world.run(
-            "pull_request", world.pr_event("opened", 2), head2).code, ExitCode.CONFLICTS),
         ("github plan: invalid manifest", lambda: world.run(
             "pull_request", world.pr_event("opened", 3), head3).code, ExitCode.INVALID),
         ("github plan: wrong event", lambda: world.run(
             "pull_request", world.pr_event("opened", 2), head2, command="apply").code,
          ExitCode.INVALID),
-        ("github apply: conflicts", apply_conflicting_merge, ExitCode.CONFLICTS),
     ]  # fmt: skip
 
 
@@ -115,12 +121,6 @@ def test_one_exit_code_table_across_commands(tmp_path: Path, fake: FakeGitHub) -
             project, "run", "--adapter", "mock", "--config", "failing.json"))[1],
          ExitCode.FAILED),
     ]  # fmt: skip
-    (project / "failing.json").write_text(
-        (project / "averos.config.json")
-        .read_text(encoding="utf-8")
-        .replace('"adapterOptions": {}', f'"adapterOptions": {{"failNodes": ["{FAILING}"]}}'),
-        encoding="utf-8",
-    )
     rows += github_rows(make_world(tmp_path, fake), fake)
     got = [(name, run()) for name, run, _ in rows]
     assert got == [(name, int(code)) for name, _, code in rows]

@@ -98,7 +98,7 @@ def test_detailed_exitcode(
     assert f"{bad}:3:11: error CON-02 " in err
 
 
-def test_detailed_exitcode_with_a_conflict_is_5(
+def test_detailed_exitcode_with_a_type_change_is_4_a_replacement(
     own_state: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     changed = tmp_path / "changed.manifest.yaml"
@@ -111,12 +111,12 @@ def test_detailed_exitcode_with_a_conflict_is_5(
         run_cli(
             ["plan", "--manifest", str(changed), "--state", str(own_state), "--detailed-exitcode"]
         )
-        == 5
+        == 4  # issue 21: once a conflict (5), now a replacement that applies
     )
     out, err = capsys.readouterr()
-    assert "  entity:ToDoTask\n    ! dueDate  (conflict: memberType" in out
+    assert "  entity:ToDoTask\n    -/+ dueDate  (forces replacement: memberType" in out
     assert '        ~ memberType: "date" → "string"' in out
-    assert "cannot be applied" in err
+    assert "cannot be applied" not in err
 
 
 def test_invalid_manifest_exits_2_with_findings(

@@ -52,7 +52,7 @@ def test_successful_run_writes_state_logs_and_reports(project: Path, tmp_path: P
             env={"GITHUB_STEP_SUMMARY": str(step_summary)})  # fmt: skip
     assert r.returncode == 0, r.stderr
     state = json.loads((project / ".averos/state.json").read_text())
-    assert state["serial"] == 1 and state["formatVersion"] == 3
+    assert state["serial"] == 1 and state["formatVersion"] == 4
     assert not (project / ".averos/checkpoints.json").exists()
     summary = json.loads((project / ".averos/logs/summary.json").read_text())
     assert summary["success"] is True and summary["formatVersion"] == 1
@@ -178,19 +178,38 @@ def test_unknown_config_key_warns_and_cli_overrides_file(project: Path) -> None:
     assert summary["mode"] == "resilient" and summary["skipped"] > 0
 
 
-def test_plan_with_conflicts_is_refused_before_anything_runs(project: Path) -> None:
+def test_a_former_conflict_now_applies_as_a_replacement(project: Path) -> None:
+    """Issue 21: renaming the application used to be "cannot change after creation" (exit 5);
+    it is now a replacement (-/+) that applies."""
     assert cli(project, "run", "--config=averos.config.json").returncode == 0
-    state_before = (project / ".averos/state.json").read_bytes()
-    events_before = (project / ".averos/logs/events.jsonl").read_bytes()
     manifest = project / "todoapp.manifest.yaml"
     manifest.write_text(manifest.read_text().replace("applicationName: ToDoApp",
                                                      "applicationName: ToDoApp2"))  # fmt: skip
+    r = cli(project, "plan", "--config=averos.config.json")
+    assert r.returncode == 0, r.stderr
+    assert "-/+ application:ToDoApp2" in r.stdout and "forces replacement" in r.stdout
+    r = cli(project, "run", "--config=averos.config.json")
+    assert r.returncode == 0, r.stderr
+    state = json.loads((project / ".averos/state.json").read_text())
+    assert state["manifest"]["application"]["applicationName"] == "ToDoApp2"
+
+
+def test_a_merge_conflict_is_refused_before_anything_is_written(project: Path) -> None:
+    configure(project, adapterOptions={"writeFiles": True})
+    assert cli(project, "run", "--config=averos.config.json").returncode == 0
+    model = project / "workspace/src/app/model/to-do-task.ts"
+    model.write_text(model.read_text().replace("dueDate?: date;", "dueDate?: Date; // mine"))
+    state_before = (project / ".averos/state.json").read_bytes()
+    manifest = project / "todoapp.manifest.yaml"
+    text = manifest.read_text()
+    at = text.index("mname: dueDate")
+    manifest.write_text(text[:at] + text[at:].replace("memberType: date", "memberType: string", 1))
     r = cli(project, "run", "--config=averos.config.json")
     assert r.returncode == 5, r.stderr  # the conflict code, as plan --detailed-exitcode
-    assert "conflict" in r.stderr and "hint:" in r.stderr
+    assert "conflict" in r.stderr and "hint:" in r.stderr and "--merge-conflicts" in r.stderr
+    assert "dueDate?: Date; // mine" in r.stderr  # the conflicting hunk is shown
     assert (project / ".averos/state.json").read_bytes() == state_before
-    assert (project / ".averos/logs/events.jsonl").read_bytes() == events_before
-    assert not (project / ".averos/checkpoints.json").exists()
+    assert "dueDate?: Date; // mine" in model.read_text() and "<<<<<<<" not in model.read_text()
 
 
 def test_dry_run_resume_reads_checkpoints_but_writes_nothing(project: Path) -> None:

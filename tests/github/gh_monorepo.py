@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from averos_ci.github.comment import MARKER_RE, PlanMeta
+from averos_ci.review.comment import MARKER_RE, PlanMeta
 from bench._monorepo import MANIFEST
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import CLI, JobResult, World, make_world

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from averos_ci.github.comment import PlanMeta
+from averos_ci.review.comment import PlanMeta
 from tests.github.gh_fake import TOKEN, FakeGitHub
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

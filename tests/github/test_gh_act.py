@@ -15,6 +15,7 @@ import pytest
 from tests.conftest import require_tool
 from tests.execute.adapters.angular.conftest import angular_cache_dir, angular_env, angular_template
 from tests.github.gh_fake import BOT, TOKEN, FakeGitHub
+from tests.github.gh_steps import one_entity_manifest, open_pr_from_main
 from tests.github.gh_world import (
     EXAMPLE_DIR,
     REPO_ROOT,
@@ -151,29 +152,7 @@ STANDIN_FOR = {
     "actions/upload-artifact": "upload-artifact",
 }
 USES = re.compile(r"uses:\s*([\w.-]+/[\w.-]+)@([\w.-]+)")
-SMALL_APP = """\
-applicationName: ToDoApp
-description: One entity, applied by the example workflow under act
-defaultLanguageCode: en
-enableAuthentication: false
-enableExternalEntityMapping: true
-entities:
-  - name: Task
-    sname: TaskService
-    members:
-      - { memberNature: simple, ename: Task, mname: taskId, memberType: string, memberTag: ID }
-      - { memberNature: simple, ename: Task, mname: title, memberType: string,
-          memberTag: BusinessID }
-serviceConfigurations:
-  - type: service
-    name: TaskServiceConfiguration
-    id: TaskService
-    apiHost: 127.0.0.1
-    apiPort: 3333
-    apiProtocol: http
-    apiEndPoint: /api/tasks
-    apiHTTPQueryBuilder: mongodb
-"""
+SMALL_APP = one_entity_manifest("One entity, applied by the example workflow under act")
 DONE_MEMBER = "      - { memberNature: simple, ename: Task, mname: done, memberType: boolean }\n"
 
 
@@ -213,12 +192,8 @@ def _angular_world(tmp_path: Path, fake: FakeGitHub) -> World:
 
 def _approved_merge(world: World, fake: FakeGitHub, number: int, manifest: str) -> str:
     """PR ``number`` planned, approved by bob and merged; the merge commit."""
-    git(world.dev, "checkout", "-q", "main")
-    git(world.dev, "pull", "-q", "--ff-only", "origin", "main")
-    fake.base_sha = git(world.dev, "rev-parse", "HEAD")
+    head = open_pr_from_main(world, number, manifest)
     branch = f"change-{number}"
-    head = world.commit(branch, {"todoapp.manifest.yaml": manifest}, f"manifest v{number}")
-    fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
     r = world.run("pull_request", world.pr_event("opened", number), head, timeout=300)
     assert r.code == 0, r.stdout + r.stderr
     c = fake.add_comment(number, user="bob", body=world.approve_command(number))

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from werkzeug import Response
 
-from averos_ci.github.api import API_VERSION, GitHubAPIError, GitHubClient, clip_body
-from averos_ci.github.settings import Permission
+from averos_ci.forge.api import API_VERSION, GitHubAPIError, GitHubClient, clip_body
+from averos_ci.forge.settings import Permission
 from tests.github.gh_fake import TOKEN, FakeGitHub
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from averos_ci.github.comment import PlanMeta
-from averos_ci.github.events import WorkflowDispatchEvent, load_event
+from averos_ci.forge.events import WorkflowDispatchEvent, load_event
+from averos_ci.review.comment import PlanMeta
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import (
     EVENTS,
@@ -234,3 +234,52 @@ def test_workflow_dispatch_re_runs_the_catch_up_for_a_project(
     r = dispatch("default")  # again: the state holds the head
     assert r.code == 0 and "no changes" in r.stdout, r.stdout + r.stderr
     assert state(world)["serial"] == 2
+
+
+def test_a_two_step_catch_up_plans_each_step_once(
+    world: World, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catch-up hands the step it chose, with its plan, to the apply: no plan of the same
+    manifest against the same state is computed twice (the engine's own check aside)."""
+    import hashlib
+
+    from averos_ci.execute import apply as engine_apply
+    from averos_ci.github import ApplyRefused, run_github
+    from averos_ci.state import guard
+
+    ma = applied_a(world)
+    open_pr(world, 2, manifest(en=1, fr=1))
+    head_c = open_pr(world, 3, manifest(fr=2))  # approved without B: merged, it is not that plan
+    assert approve(world, 2, ma).outputs["approved"] == "true"
+    assert approve(world, 3, head_c).outputs["approved"] == "true"
+    mb, mc = merge(world, 2), merge(world, 3)
+
+    planned: list[tuple[str, int | None]] = []
+    in_engine: list[bool] = []
+    compute = guard.compute_plan
+
+    def counting(**kwargs: Any) -> Any:
+        if not in_engine:
+            digest = hashlib.sha256(Path(kwargs["manifest_path"]).read_bytes()).hexdigest()
+            state = kwargs["state"]
+            planned.append((digest[:12], state.serial if state is not None else None))
+        return compute(**kwargs)
+
+    def engine(config: Any, **kwargs: Any) -> Any:
+        in_engine.append(True)
+        try:
+            return engine_apply(config, **kwargs)
+        finally:
+            in_engine.pop()
+
+    checkout = world.checkout(mc)
+    for key, value in world.job_env("push", world.push_event(mc, before=mb), checkout, mc).items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(checkout)
+    monkeypatch.setattr(guard, "compute_plan", counting)
+    with pytest.raises(ApplyRefused):
+        run_github("apply", apply_fn=engine)  # B applied, then C's merged plan is unapproved
+    assert run_shas(world) == [ma, mb] and state(world)["serial"] == 2
+    repeated = {key: n for key in set(planned) if (n := planned.count(key)) > 1}
+    assert not repeated, f"planned more than once (manifest, state serial): {repeated}"
+    assert {serial for _, serial in planned} == {1, 2}  # both steps were planned

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import git
 
-from averos_ci.github.history import first_parent_steps, last_applied
+from averos_ci.statebranch.history import first_parent_steps, last_applied
 from tests.github.gh_world import git as run_git
 
 MANIFEST = "todoapp.manifest.yaml"

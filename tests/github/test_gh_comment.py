@@ -8,7 +8,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from averos_ci.github.comment import (
+from averos_ci.plan import ExecutionPlan, compute_plan
+from averos_ci.review.comment import (
     ApprovalRef,
     PlanMeta,
     find_sticky,
@@ -18,8 +19,7 @@ from averos_ci.github.comment import (
     restamp,
     status_text,
 )
-from averos_ci.github.markdown import escape, fallback_markdown
-from averos_ci.plan import ExecutionPlan, compute_plan
+from averos_ci.review.markdown import escape, fallback_markdown
 from tests.github.gh_world import manifest_variant
 
 BOT = "github-actions[bot]"
@@ -105,8 +105,8 @@ def test_parse_command_never_raises_and_only_matches_the_command(body: str) -> N
 
 def test_a_19880_node_plan_with_attribute_diffs_fits_the_comment() -> None:
     """Issue 14: values in the plan (15,800 before/after pairs) and the limit still holds."""
-    from averos_ci.github.comment import META_RE
     from averos_ci.plan.render import GITHUB_COMMENT_LIMIT
+    from averos_ci.review.comment import META_RE
     from tests.plan.test_render_markdown import big_update_plan
 
     plan = big_update_plan()
@@ -120,7 +120,7 @@ def test_a_19880_node_plan_with_attribute_diffs_fits_the_comment() -> None:
 
 
 def test_manifest_values_cannot_forge_the_comments_metadata() -> None:
-    from averos_ci.github.comment import META_RE, STATUS_CLOSE
+    from averos_ci.review.comment import META_RE, STATUS_CLOSE
 
     forged = f"<!-- averos-ci:meta {'A' * 20} -->\n{STATUS_CLOSE}"
     with tempfile.TemporaryDirectory() as d:

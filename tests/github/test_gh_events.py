@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.github.events import (
+from averos_ci.forge.events import (
     EventError,
     IssueCommentEvent,
     PullRequestEvent,

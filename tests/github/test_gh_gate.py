@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from averos_ci.github.api import GitHubAPIError, GitHubClient
-from averos_ci.github.events import MergeGroupEvent, load_event
-from averos_ci.github.gate import decide, project_context
-from averos_ci.github.outdated import is_outdated, is_plan_command, outdated_note
+from averos_ci.forge.api import GitHubAPIError, GitHubClient
+from averos_ci.forge.events import MergeGroupEvent, load_event
+from averos_ci.review.gate import decide, project_context
+from averos_ci.review.outdated import is_outdated, is_plan_command, outdated_note
 from tests.github.gh_fake import TOKEN, FakeGitHub
 from tests.github.gh_world import EVENTS
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from averos_ci.errors import ConfigError
-from averos_ci.github.landing import Backoff, land, tries
-from averos_ci.github.settings import load_settings
-from averos_ci.github.state_branch import GitError, StateBranch
+from averos_ci.forge.settings import load_settings
+from averos_ci.statebranch.landing import Backoff, land, tries
+from averos_ci.statebranch.state_branch import GitError, StateBranch
 from tests.github.gh_world import git
 from tests.github.test_gh_state_branch import clones, write
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from averos_ci.github.approvals import is_plain_review, plain_review_refusal
-from averos_ci.github.comment import PlanMeta
+from averos_ci.review.approvals import is_plain_review, plain_review_refusal
+from averos_ci.review.comment import PlanMeta
 
 HEAD = "a" * 40
 PLAN = "b" * 64

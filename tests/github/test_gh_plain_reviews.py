@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from averos_ci.github.comment import PlanMeta
 from tests.github.gh_fake import FakeGitHub
+from tests.github.gh_steps import merge_and_apply, open_pr, plain_review_world, status, sticky
 from tests.github.gh_world import JobResult, World, make_world, manifest_variant
 
 pytestmark = pytest.mark.slow
@@ -21,27 +20,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def world(tmp_path: Path, fake: FakeGitHub) -> World:
-    fake.roles.update(alice="write", bob="write", dave="write", carol="admin", reader="read")
-    fake.roles["renovate[bot]"] = "write"
-    return make_world(tmp_path, fake)
-
-
-def sticky(fake: FakeGitHub, number: int) -> tuple[str, PlanMeta]:
-    for c in fake.bot_comments(number):
-        meta = PlanMeta.decode(str(c["body"]))
-        if meta is not None and "averos-ci:plan" in str(c["body"]):
-            return str(c["body"]), meta
-    raise AssertionError(f"no plan comment on #{number}")
-
-
-def open_pr(world: World, number: int, branch: str, extra: int, *, base: str = "main") -> str:
-    head = world.commit(
-        branch, {"todoapp.manifest.yaml": manifest_variant(extra)}, branch, base=base
-    )
-    world.fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
-    r = world.run("pull_request", world.pr_event("opened", number), head)
-    assert r.code == 0, r.stdout + r.stderr
-    return head
+    return plain_review_world(tmp_path, fake)
 
 
 def review(world: World, number: int, user: str, head: str, body: str = "") -> JobResult:
@@ -49,19 +28,6 @@ def review(world: World, number: int, user: str, head: str, body: str = "") -> J
     r = world.run("pull_request_review", world.review_event(number, rv), head)
     assert r.code == 0, r.stdout + r.stderr
     return r
-
-
-def merge_and_apply(world: World, branch: str, number: int) -> JobResult:
-    before = world.branch_sha("main")
-    merge = world.merge(branch)
-    world.fake.merge(number, merge)
-    return world.run("push", world.push_event(merge, before=before), merge)
-
-
-def status(fake: FakeGitHub, sha: str) -> dict[str, Any]:
-    found = fake.latest_status(sha)
-    assert found is not None
-    return found
 
 
 def test_a_plain_review_counts_while_the_state_is_unchanged(world: World, fake: FakeGitHub) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from averos_ci.errors import ConfigError
-from averos_ci.github.api import GitHubAPIError
-from averos_ci.github.plan_flow import failure_reason
+from averos_ci.forge.api import GitHubAPIError
 from averos_ci.manifest.issues import Issue, ManifestInvalid, Severity
+from averos_ci.review.plan_status import failure_reason
 
 
 def test_invalid_manifest_names_the_first_finding() -> None:

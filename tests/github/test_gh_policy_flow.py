@@ -9,63 +9,23 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from averos_ci.github.comment import PlanMeta
 from tests.github.gh_fake import FakeGitHub
-from tests.github.gh_world import JobResult, World, make_world, manifest_variant
+from tests.github.gh_steps import (
+    approve,
+    merge_and_apply,
+    open_pr,
+    policy_world,
+    status,
+    sticky,
+)
+from tests.github.gh_world import JobResult, World, manifest_variant
 
 pytestmark = pytest.mark.slow
 
 UPDATED_K0 = manifest_variant(1).replace("localeValue: V0", "localeValue: W0")
-
-
-def policy_world(tmp_path: Path, fake: FakeGitHub, policy: dict[str, Any]) -> World:
-    """A world whose default branch's config has ``policy`` (what pull requests merge into)."""
-    fake.roles.update(alice="write", bob="write", dave="write", maint="maintain", carol="admin")
-    world = make_world(tmp_path, fake)
-    config = json.loads((world.dev / "averos.config.json").read_text(encoding="utf-8"))
-    config["policy"] = policy
-    fake.base_sha = world.commit("main", {"averos.config.json": json.dumps(config)}, "policy")
-    return world
-
-
-def sticky(fake: FakeGitHub, number: int) -> tuple[str, PlanMeta]:
-    for c in fake.bot_comments(number):
-        meta = PlanMeta.decode(str(c["body"]))
-        if meta is not None and "averos-ci:plan" in str(c["body"]):
-            return str(c["body"]), meta
-    raise AssertionError(f"no plan comment on #{number}")
-
-
-def open_pr(world: World, number: int, branch: str, manifest: str) -> str:
-    head = world.commit(branch, {"todoapp.manifest.yaml": manifest}, branch)
-    world.fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
-    r = world.run("pull_request", world.pr_event("opened", number), head)
-    assert r.code == 0, r.stdout + r.stderr
-    return head
-
-
-def approve(world: World, number: int, user: str, head: str) -> JobResult:
-    c = world.fake.add_comment(number, user=user, body=world.approve_command(number))
-    r = world.run("issue_comment", world.comment_event(number, c), head)
-    assert r.code == 0, r.stdout + r.stderr
-    return r
-
-
-def merge_and_apply(world: World, branch: str, number: int) -> JobResult:
-    before = world.branch_sha("main")
-    merge = world.merge(branch)
-    world.fake.merge(number, merge)
-    return world.run("push", world.push_event(merge, before=before), merge)
-
-
-def status(fake: FakeGitHub, sha: str) -> dict[str, Any]:
-    found = fake.latest_status(sha)
-    assert found is not None
-    return found
 
 
 def junit_failures(r: JobResult) -> dict[str, str]:

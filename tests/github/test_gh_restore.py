@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from averos_ci.config import default_config
-from averos_ci.github.restore import restore_generated
+from averos_ci.statebranch.restore import restore_generated
 
 
 def test_only_generated_regular_files_under_the_workspace_are_restored(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from averos_ci.errors import ConfigError
-from averos_ci.github.settings import CommitWorkspace, Permission, load_settings
+from averos_ci.forge.settings import CommitWorkspace, Permission, load_settings
 
 
 def test_defaults_and_project_from_the_config_dir(tmp_path: Path) -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.github.actions_env import ActionsEnv, StepReport
-from averos_ci.github.errors import ApplyRefused
-from averos_ci.github.landing import Backoff
-from averos_ci.github.progress import ProjectWriter
-from averos_ci.github.state_branch import StateBranch, token_auth_env
+from averos_ci.forge.actions_env import ActionsEnv, StepReport
+from averos_ci.statebranch.errors import ApplyRefused
+from averos_ci.statebranch.landing import Backoff
+from averos_ci.statebranch.progress import ProjectWriter
+from averos_ci.statebranch.state_branch import StateBranch, token_auth_env
 from tests.github.gh_world import git
 
 

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from averos_ci.errors import ConfigError
-from averos_ci.github.claim import CLAIM, read_claim, write_claim
-from averos_ci.github.settings import GitHubSettings, Permission
-from averos_ci.github.state_branch import GitError, StateBranch
-from averos_ci.github.trust import base_settings
+from averos_ci.forge.settings import GitHubSettings, Permission
+from averos_ci.review.trust import base_settings
+from averos_ci.statebranch.claim import CLAIM, read_claim, write_claim
+from averos_ci.statebranch.state_branch import GitError, StateBranch
 from tests.github.gh_world import git
 
 

@@ -9,8 +9,14 @@ from pathlib import Path
 import averos_ci.mcp
 
 PACKAGE = Path(averos_ci.mcp.__file__).parent
-ALLOWED_FORGE = {"averos_ci.github.api"}  # the REST client (moving to averos_ci.forge.api)
-FORBIDDEN = ("averos_ci.github", "averos_ci.execute", "averos_ci.statebranch", "averos_ci.review")
+ALLOWED_FORGE = {"averos_ci.forge.api"}  # the REST client, for `propose` and `status`
+FORBIDDEN = (
+    "averos_ci.github",
+    "averos_ci.forge",
+    "averos_ci.execute",
+    "averos_ci.statebranch",
+    "averos_ci.review",
+)
 
 
 def _imports(path: Path) -> set[str]:

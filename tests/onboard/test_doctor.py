@@ -198,7 +198,7 @@ def test_cli_exit_codes_json_and_no_token_printed(
 def test_a_rate_limited_403_is_an_error_not_an_unknown(
     setup_repo: Path, settings_fake: SettingsFake, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from averos_ci.github.api import GitHubAPIError
+    from averos_ci.forge.api import GitHubAPIError
 
     settings_fake.settings = healthy()
     original = settings_fake._route

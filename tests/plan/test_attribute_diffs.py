@@ -183,7 +183,8 @@ def test_plan_json_with_attributes_validates_and_round_trips() -> None:
     from tests.plan.test_golden_renderings import todo_plan
 
     plan = todo_plan()
-    assert plan.diff.to_update and plan.diff.conflicts and plan.diff.to_remove
+    assert plan.diff.to_update and plan.diff.to_remove
+    assert any(c.reason for c in plan.diff.to_update)  # a replacement (once a conflict)
     doc = json.loads(plan.to_json())
     assert doc["formatVersion"] == 2
     jsonschema.validate(doc, json.loads((HERE / "plan.schema.json").read_text(encoding="utf-8")))
@@ -206,11 +207,11 @@ def test_an_attribute_added_to_an_existing_element_is_rendered_as_added() -> Non
     _member(new, "ToDoArea", "description").update(memberType="string", memberTag="BusinessID")
     _member(new, "ToDoArea", "title").pop("memberTag")  # one BusinessID per entity
     plan = check_attribute_law(old, new)
-    conflicts = {c.id: c for c in plan.diff.conflicts}
-    title = conflicts["simple-field:ToDoArea:title"]
+    updates = {c.id: c for c in plan.diff.to_update}
+    title = updates["simple-field:ToDoArea:title"]
     assert [(a.field, a.op) for a in title.attributes] == [("memberTag", AttrOp.REMOVE)]
     text = render_text(plan)
-    assert "    ! title  (conflict: memberTag cannot change" in text
+    assert "    -/+ title  (forces replacement: memberTag cannot be updated in place)" in text
     assert '        - memberTag: "BusinessID"\n' in text
     assert '        + memberTag: "BusinessID"\n' in text  # on description
     assert '        ~ memberType: "textarea" → "string"\n' in text

@@ -128,46 +128,57 @@ CHANGES = [
     (
         _member_type,
         example_raw,
-        Bucket.CONFLICTS,
+        Bucket.TO_UPDATE,
         "simple-field:ToDoTask:dueDate",
         ("memberType",),
-        "skip",
+        "update",
     ),
     (
         _enum_values,
         example_raw,
-        Bucket.CONFLICTS,
+        Bucket.TO_UPDATE,
         "simple-field:ToDoTask:status",
         ("listOfEnumValues",),
-        "skip",
+        "update",
     ),
     (
         _relation,
         example_raw,
-        Bucket.CONFLICTS,
+        Bucket.TO_UPDATE,
         "composite-field:ToDoArea:toDoTasks",
         ("deleteStrategy",),
-        "skip",
+        "update",
     ),
-    (_entity_sname, example_raw, Bucket.CONFLICTS, "entity:ToDoTask", ("sname",), "skip"),
+    (_entity_sname, example_raw, Bucket.TO_UPDATE, "entity:ToDoTask", ("sname",), "update"),
     (
         _use_case_type,
         example_raw,
-        Bucket.CONFLICTS,
+        Bucket.TO_UPDATE,
         "use-case:SearchToDoTask",
         ("command",),
-        "skip",
+        "update",
     ),
-    (_page, example_raw, Bucket.CONFLICTS, "page:AboutPage", ("targetMenu",), "skip"),
+    (_page, example_raw, Bucket.TO_UPDATE, "page:AboutPage", ("targetMenu",), "update"),
     (
         _app_name,
         example_raw,
-        Bucket.CONFLICTS,
+        Bucket.TO_UPDATE,
         "application:ToDoApplication",
         ("applicationName",),
-        "skip",
+        "update",
     ),
 ]
+
+
+REPLACEMENTS = {
+    _member_type,
+    _enum_values,
+    _relation,
+    _entity_sname,
+    _use_case_type,
+    _page,
+    _app_name,
+}
 
 
 @pytest.mark.parametrize(
@@ -206,27 +217,30 @@ def test_one_change_lands_in_one_bucket(
     )
     assert node_id not in plan.diff.unchanged
     assert len(plan.diff.unchanged) == len(plan.nodes) - 1
-    assert plan.applicable is (bucket is not Bucket.CONFLICTS)
-    if bucket is Bucket.CONFLICTS:
-        assert change.reason and fields[0] in change.reason
+    assert plan.applicable  # issue 21: no semantic change is a conflict any more
+    if mutate in REPLACEMENTS:  # once "cannot change after creation": now a replacement (-/+)
+        assert change.reason and change.reason.startswith("forces replacement")
+        assert fields[0] in change.reason
+    else:
+        assert change.reason is None
 
 
-def test_removed_entity_is_reported_and_gets_no_node() -> None:
+def test_removed_entity_is_destroyed_and_gets_no_node() -> None:
     old = _with_tag_entity(example_raw())
     plan = plan_of(example_raw(), applied(old))
     assert [(c.id, c.kind) for c in plan.diff.to_remove] == [
         ("entity:Tag", "entity"),
         ("simple-field:Tag:label", "simple-member"),
     ]
-    assert all(c.reason for c in plan.diff.to_remove)
+    assert all(c.reason and c.reason.startswith("destroy") for c in plan.diff.to_remove)
     ids = {n.id for n in plan.nodes}
     assert "entity:Tag" not in ids and "simple-field:Tag:label" not in ids
     assert plan.counts.remove == 2
-    assert not plan.has_changes
+    assert plan.has_changes  # a pending removal is a change (issue 21)
     assert plan.applicable
 
 
-def test_removed_translation_and_use_case_are_reported() -> None:
+def test_removed_translation_and_use_case_are_destroyed() -> None:
     old = example_raw()
     new = copy.deepcopy(old)
     new["useCases"] = [u for u in new["useCases"] if u["name"] != "SearchToDoTask"]
@@ -237,7 +251,7 @@ def test_removed_translation_and_use_case_are_reported() -> None:
     assert "translation:fr" in removed
     assert "translation-entry:fr:todotask.status" in removed
     assert len(removed) == 1 + 1 + 6
-    assert not plan.has_changes
+    assert plan.has_changes
 
 
 def test_entity_rename_is_an_update_not_a_removal() -> None:
@@ -274,17 +288,18 @@ def test_member_rename_is_an_update_not_a_removal() -> None:
     assert actions(plan)["simple-field:ToDoTask:deadline"] != "skip"
 
 
-def test_renamed_member_with_a_changed_type_is_a_conflict() -> None:
+def test_renamed_member_with_a_changed_type_is_a_replacement() -> None:
     old = example_raw()
     new = copy.deepcopy(old)
     _member(new, "ToDoTask", "dueDate").update(
         mname="deadline", renamedFrom="dueDate", memberType="string"
     )
     plan = plan_of(new, applied(old))
-    [conflict] = plan.diff.conflicts
-    assert conflict.renamed_from == "simple-field:ToDoTask:dueDate"
-    assert conflict.fields == ("memberType",)
-    assert not plan.applicable
+    assert plan.diff.conflicts == ()
+    [change] = plan.diff.to_update
+    assert change.renamed_from == "simple-field:ToDoTask:dueDate"
+    assert change.fields == ("memberType",) and "forces replacement" in (change.reason or "")
+    assert plan.applicable
 
 
 def test_every_element_kind_is_added_from_empty_state() -> None:
@@ -328,10 +343,10 @@ def test_added_language_is_added_with_its_entries() -> None:
     assert order.index("translation:de") < order.index("translation-entry:de:todotask.name")
 
 
-def test_conflicts_are_not_counted_as_unchanged() -> None:
+def test_replacements_are_not_counted_as_unchanged() -> None:
     old = example_raw()
     new = copy.deepcopy(old)
     _member_type(new)
     plan = plan_of(new, applied(old))
-    assert plan.counts.conflicts == 1
+    assert plan.counts.conflicts == 0 and plan.counts.update == 1
     assert plan.counts.skip == len(plan.diff.unchanged) == len(plan.nodes) - 1

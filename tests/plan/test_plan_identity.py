@@ -74,13 +74,13 @@ def test_wire_form_round_trips_through_the_model(manifest: object) -> None:
     assert render_json(again) == render_json(plan)
 
 
-def test_wire_form_round_trips_with_updates_and_conflicts() -> None:
+def test_wire_form_round_trips_with_updates_and_replacements() -> None:
     old = example_raw()
     new = copy.deepcopy(old)
     new["description"] = "changed"
-    new["entities"][1]["members"][3]["memberType"] = "string"  # ToDoTask.dueDate: conflict
+    new["entities"][1]["members"][3]["memberType"] = "string"  # ToDoTask.dueDate: replaced
     plan = plan_of(new, applied(old))
-    assert plan.diff.to_update and plan.diff.conflicts
+    assert plan.diff.to_update and any(c.reason for c in plan.diff.to_update)
     wire = plan.to_wire()
     again = ExecutionPlan.model_validate(json.loads(json.dumps(wire)))
     assert again.model_dump(mode="json", by_alias=True) == wire

@@ -139,27 +139,27 @@ def test_adding_a_simple_member_anywhere_creates_only_that_field(
     }
 
 
-def test_changed_member_type_is_a_conflict_and_not_executable() -> None:
+def test_changed_member_type_is_a_replacement_and_executable() -> None:
     base = example_raw()
     new = copy.deepcopy(base)
     task = next(e for e in new["entities"] if e["name"] == "ToDoTask")
     due = next(m for m in task["members"] if m.get("mname") == "dueDate")
     due["memberType"] = "string"
     plan = plan_of(new, applied(base))
-    [conflict] = plan.diff.conflicts
-    assert conflict.id == "simple-field:ToDoTask:dueDate"
-    assert "memberType" in conflict.fields
-    assert conflict.reason
-    assert plan.node(conflict.id).action.value == "skip"
-    assert plan.applicable is False
-    assert plan.counts.conflicts == 1
-    assert conflict.id not in {n.id for n in plan.executable_nodes()}
-    assert set(actions(plan).values()) == {"skip"}
+    assert plan.diff.conflicts == ()  # issue 21: regenerated, not refused
+    [change] = plan.diff.to_update
+    assert change.id == "simple-field:ToDoTask:dueDate"
+    assert "memberType" in change.fields
+    assert change.reason and change.reason.startswith("forces replacement")
+    assert plan.node(change.id).action.value == "update"
+    assert plan.applicable is True
+    assert plan.counts.conflicts == 0 and plan.counts.update == 1
+    assert {k for k, v in actions(plan).items() if v != "skip"} == {change.id}
 
 
 @SETTINGS
 @given(raw=manifests(), data=st.data())
-def test_any_member_type_change_is_a_conflict(raw: dict[str, Any], data: st.DataObject) -> None:
+def test_any_member_type_change_is_a_replacement(raw: dict[str, Any], data: st.DataObject) -> None:
     simple = [
         (e["name"], m)
         for e in raw["entities"]
@@ -183,6 +183,7 @@ def test_any_member_type_change_is_a_conflict(raw: dict[str, Any], data: st.Data
     target.pop("listOfEnumValues", None)
     plan = plan_of(new, applied(raw))
     node_id = f"simple-field:{ename}:{member['mname']}"
-    assert [c.id for c in plan.diff.conflicts] == [node_id]
-    assert not plan.applicable
-    assert node_id not in {n.id for n in plan.executable_nodes()}
+    assert plan.diff.conflicts == ()
+    assert [c.id for c in plan.diff.to_update if c.reason] == [node_id]
+    assert plan.applicable
+    assert node_id in {n.id for n in plan.executable_nodes()}

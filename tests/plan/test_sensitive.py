@@ -24,28 +24,32 @@ from averos_ci.execute.contracts import (
     ExecutionState,
     RuntimeMutation,
 )
-from averos_ci.github.comment import PlanMeta, render_plan_comment
 from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.model import PlanNode
 from averos_ci.plan.planner import compute_plan
 from averos_ci.plan.render import render_json, render_markdown, render_text
+from averos_ci.review.comment import PlanMeta, render_plan_comment
 from averos_ci.state import FileStateStore
 from tests.conftest import GOLDEN_MANIFEST
+from tests.security.test_sec_secret_forms import leaked_forms, leaky
 
 USER_RULE = "service-config:*/apiHost"
 
 
-def _secret(tag: str) -> str:
+def _secret(tag: str, style: str) -> str:
+    if style == "quoted":  # changes under every encoding: JSON, markdown, URL, shell
+        return leaky(tag)
     return f"{tag}-{secrets.token_hex(12)}"
 
 
 class Secrets:
-    """One generation of secret values, each a distinct random string."""
+    """One generation of secret values, each a distinct random string (``style`` "hex", or
+    "quoted": with quotes, a backslash, non-ASCII letters and markup characters)."""
 
-    def __init__(self) -> None:
-        self.client_secret = _secret("cs")
-        self.password = _secret("pw")
-        self.api_host = _secret("host")  # the user-marked field
+    def __init__(self, style: str = "hex") -> None:
+        self.client_secret = _secret("cs", style)
+        self.password = _secret("pw", style)
+        self.api_host = _secret("host", style)  # the user-marked field
 
     def all(self) -> list[str]:
         return [self.client_secret, self.password, self.api_host]
@@ -89,8 +93,15 @@ def files_text(root: Path) -> Iterator[tuple[Path, str]]:
 
 
 def assert_absent(values: list[str], text: str, where: str) -> None:
+    """No value in any form it could be printed in (raw, JSON, markdown, URL, shell)."""
     for v in values:
-        assert v not in text, f"secret {v!r} found in {where}"
+        for form in leaked_forms(v):
+            assert form not in text, f"secret {v!r} found in {where} (as {form!r})"
+
+
+@pytest.fixture(params=["hex", "quoted"])
+def style(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 def test_no_secret_in_any_output_and_the_change_is_shown(
@@ -98,12 +109,15 @@ def test_no_secret_in_any_output_and_the_change_is_shown(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
+    style: str,
 ) -> None:
-    old, new = Secrets(), Secrets()
+    old, new = Secrets(style), Secrets(style)
     write_manifest(project, old)
     assert run_cli(["run"]) == 0
-    state = (project / ".averos/state.json").read_text()
-    assert old.client_secret in state  # the state keeps what was applied (README)
+    state = FileStateStore(project / ".averos/state.json").load()
+    assert state is not None  # the state keeps what was applied (README)
+    provider = state.manifest["authentication"]["GoogleAuthProvider"]
+    assert provider["config"]["clientSecret"] == old.client_secret
     write_manifest(project, new)
     leaked = old.all() + new.all()
     capsys.readouterr()
@@ -179,8 +193,8 @@ def test_no_secret_in_any_output_and_the_change_is_shown(
     )
 
 
-def test_a_secret_change_changes_the_hash_not_the_masked_json(project: Path) -> None:
-    a, b = Secrets(), Secrets()
+def test_a_secret_change_changes_the_hash_not_the_masked_json(project: Path, style: str) -> None:
+    a, b = Secrets(style), Secrets(style)
     outputs = []
     for s in (a, b):
         write_manifest(project, s)
@@ -210,8 +224,10 @@ def test_the_rule_list_is_part_of_the_plan_identity(project: Path) -> None:
     assert plan_hash((USER_RULE,)) != plan_hash(())
 
 
-def test_saved_masked_plan_round_trip_equals_a_run(project: Path, tmp_path: Path) -> None:
-    s = Secrets()
+def test_saved_masked_plan_round_trip_equals_a_run(
+    project: Path, tmp_path: Path, style: str
+) -> None:
+    s = Secrets(style)
     write_manifest(project, s)
     twin = tmp_path / "twin"
     shutil.copytree(project, twin)
@@ -287,9 +303,9 @@ class EchoingAdapter:
 
 
 def test_failure_messages_and_node_logs_are_scrubbed(
-    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], style: str
 ) -> None:
-    s = Secrets()
+    s = Secrets(style)
     write_manifest(project, s)
     cfg = load_config(project / "averos.config.json")
     reports = {k: tmp_path / f"report.{k}" for k in ("xml", "md", "json")}

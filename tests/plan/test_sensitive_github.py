@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.github.comment import PlanMeta
+from averos_ci.review.comment import PlanMeta
 from tests.github.conftest import fake
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import World, git, make_world, manifest_variant
+from tests.security.test_sec_secret_forms import leaked_forms, leaky
 
 __all__ = ["fake"]  # the fake GitHub API fixture of tests/github
 pytestmark = pytest.mark.slow
@@ -22,16 +23,17 @@ pytestmark = pytest.mark.slow
 def manifest(client_secret: str, api_host: str) -> str:
     text = manifest_variant(0).replace(
         "    name: ToDoTaskServiceConfiguration\n    id: ToDoTaskService\n    apiHost: 127.0.0.1",
-        f"    name: ToDoTaskServiceConfiguration\n    id: ToDoTaskService\n    apiHost: {api_host}",
+        "    name: ToDoTaskServiceConfiguration\n    id: ToDoTaskService\n"
+        f"    apiHost: {json.dumps(api_host)}",
     )
-    assert api_host in text
+    assert json.dumps(api_host) in text
     return text + (
         "\nauthentication:\n"
         "  - name: KeycloakProvider\n"
         "    providerType: keycloak\n"
         "    config:\n"
         "      - { key: realm, value: my-realm }\n"
-        f"      - {{ key: clientSecret, value: {client_secret} }}\n"
+        f"      - {{ key: clientSecret, value: {json.dumps(client_secret)} }}\n"
     )
 
 
@@ -51,11 +53,23 @@ def sticky_body(fake: FakeGitHub, number: int) -> str:
     return str(found["body"])
 
 
+def strings(value: object) -> list[str]:
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+@pytest.mark.parametrize("style", ["hex", "quoted"])
 def test_secrets_stay_out_of_comments_summaries_and_run_files(
-    world: World, fake: FakeGitHub
+    world: World, fake: FakeGitHub, style: str
 ) -> None:
-    s1, h1 = f"cs-{secrets.token_hex(12)}", f"h1-{secrets.token_hex(8)}.internal"
-    s2, h2 = f"cs-{secrets.token_hex(12)}", f"h2-{secrets.token_hex(8)}.internal"
+    if style == "quoted":  # quotes, a backslash, non-ASCII, markup: changed by every encoding
+        s1, h1, s2, h2 = leaky("cs"), leaky("h1"), leaky("cs"), leaky("h2")
+    else:
+        s1, h1 = f"cs-{secrets.token_hex(12)}", f"h1-{secrets.token_hex(8)}.internal"
+        s2, h2 = f"cs-{secrets.token_hex(12)}", f"h2-{secrets.token_hex(8)}.internal"
     seen: list[str] = []
 
     def run(number: int, event: str, payload: dict[str, object], sha: str) -> None:
@@ -100,6 +114,8 @@ def test_secrets_stay_out_of_comments_summaries_and_run_files(
             everything.append(text)
     for secret in (s1, s2, h1, h2):
         for text in everything:
-            assert secret not in text
+            for form in leaked_forms(secret):
+                assert form not in text, (secret, form)
     state = next(t for p, t in state_files.items() if p.endswith("state.json"))
-    assert s2 in state and h2 in state  # the applied values: what the next plan compares with
+    applied = strings(json.loads(state))
+    assert s2 in applied and h2 in applied  # the applied values: what the next plan compares with

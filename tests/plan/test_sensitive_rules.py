@@ -18,6 +18,7 @@ from averos_ci.plan.sensitive import (
     scrubber,
 )
 from tests.conftest import EXAMPLE_DIR
+from tests.security.test_sec_secret_forms import leaked_forms, leaky
 
 MANIFEST = EXAMPLE_DIR / "todoapp.manifest.yaml"
 
@@ -83,6 +84,18 @@ def test_scrubber_replaces_longest_first() -> None:
     scrub = scrubber(["abcdef", "abcdefgh"])
     assert scrub("x abcdefgh y abcdef") == f"x {MASK} y {MASK}"
     assert scrubber([])("abcdef") == "abcdef"
+
+
+@pytest.mark.parametrize(
+    "secret",
+    ["abcdef0123456789", 'p"ss\\wörd-123', leaky("cs"), "tab\there 😀 it's\nnext line"],
+)
+def test_scrubber_masks_every_encoded_form(secret: str) -> None:
+    scrub = scrubber([secret])
+    for form in leaked_forms(secret):
+        masked = scrub(f"<{form}>")
+        assert MASK in masked and form not in masked, (form, masked)
+    assert scrub("p ss w rd 123, nothing secret") == "p ss w rd 123, nothing secret"
 
 
 def test_a_marked_translation_value_and_member_type_are_masked_in_summaries() -> None:

@@ -1,8 +1,15 @@
-"""The state branch's git processes hand the token to the server without ever holding it
-where another process of the same user can read it. The attack runs while a state-branch
-fetch and push run against a slow smart-HTTP remote that requires the token. A separate
-process scans ``/proc/*/environ`` and ``/proc/*/cmdline`` of every process for the token and
-its basic-auth form. It must find neither, and the push must still land."""
+"""The state branch's git processes hand the token to the server without it being in any
+process's environment or command line. The attack runs while a state-branch fetch and push run
+against a slow smart-HTTP remote that requires the token: a separate process scans
+``/proc/*/environ`` and ``/proc/*/cmdline`` of every process for the token and its basic-auth
+form. It must find neither, and the push must still land.
+
+Not covered here: the pipe the token travels through. It waits there from the moment
+averos-ci writes it until the credential helper reads it, and averos-ci, git and what git
+starts (``git-remote-http``, the helper's shell) hold the pipe's read end, so a same-user
+process that opens ``/proc/<pid>/fd/<n>`` first reads the token. The scanner does not open
+descriptors: reading a pipe consumes it, so that is the attack itself, not an observation,
+and today it can succeed (README, Threat model, "Not guaranteed")."""
 
 from __future__ import annotations
 
@@ -16,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.github.state_branch import StateBranch
+from averos_ci.statebranch.state_branch import StateBranch
 from tests.github.gh_world import git
 from tests.security._git_http import serve
 

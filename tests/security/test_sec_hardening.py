@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.github.api import GitHubAPIError, GitHubClient
-from averos_ci.github.state_branch import GitError, StateBranch
+from averos_ci.forge.api import GitHubAPIError, GitHubClient
+from averos_ci.statebranch.state_branch import GitError, StateBranch
 from tests.github.gh_fake import TOKEN, FakeGitHub
 from tests.github.gh_world import World, git, make_world, manifest_variant
 
@@ -73,7 +73,7 @@ def test_a_crafted_state_tree_cannot_write_outside_the_export(tmp_path: Path) ->
 
 def test_a_flood_of_warnings_prints_a_bounded_number_of_annotations(tmp_path: Path) -> None:
     code = (
-        "from averos_ci.github.actions_env import annotate\n"
+        "from averos_ci.forge.actions_env import annotate\n"
         "for i in range(5000): annotate('warning', f'unknown key k{i}')\n"
     )
     env = {**os.environ, "GITHUB_ACTIONS": "true"}

@@ -93,7 +93,7 @@ def state_of(project: Path) -> dict[str, object]:
 
 def test_the_state_records_adapter_and_fingerprint(project: Path) -> None:
     state = state_of(project)
-    assert state["formatVersion"] == 3
+    assert state["formatVersion"] == 4
     adapter = state["adapter"]
     assert isinstance(adapter, dict) and adapter["name"] == "files" and adapter["version"]
     assert len(str(adapter["optionsDigest"])) == 64

@@ -148,16 +148,16 @@ def test_v1_state_is_upgraded(tmp_path: Path, manifest: dict[str, object]) -> No
 
 
 def test_upgrade_is_pure_and_leaves_current_versions_alone() -> None:
-    current = {"formatVersion": 3, "serial": 7}
+    current = {"formatVersion": 4, "serial": 7}
     assert upgrade(current) is current
     v1 = {"formatVersion": 1, "manifest": {}, "manifestHash": "h"}
     snapshot = json.dumps(v1, sort_keys=True)
     upgraded = upgrade(v1)
     assert json.dumps(v1, sort_keys=True) == snapshot
-    assert upgraded["formatVersion"] == 3
+    assert upgraded["formatVersion"] == 4
     assert upgraded["adapter"] is None and upgraded["workspace"] is None  # unknown, not guessed
     v2 = {"formatVersion": 2, "serial": 7}
-    assert upgrade(v2) == {"formatVersion": 3, "serial": 7, "adapter": None, "workspace": None}
+    assert upgrade(v2) == {"formatVersion": 4, "serial": 7, "adapter": None, "workspace": None}
     assert v2 == {"formatVersion": 2, "serial": 7}
 
 

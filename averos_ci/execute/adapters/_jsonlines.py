@@ -2,7 +2,9 @@
 
 Shared by the Angular schematics driver and the Node-module adapter's host: requests go
 to stdin one JSON object a line, replies come back on stdout the same way (any other line
-on stdout is ignored), stderr goes to a log file. The process runs in its own process
+on stdout is ignored), stderr goes to a log file — with every secret the process knows
+scrubbed, in every form (:mod:`averos_ci._secrets`): the log is uploaded as an artifact, and
+the child is third-party code that may echo its options. The process runs in its own process
 group; with ``track_root`` it is recorded there (see ``_children``) so that a run
 resumed after a SIGKILL can end an orphan before touching the workspace.
 """
@@ -10,7 +12,9 @@ resumed after a SIGKILL can end an orphan before touching the workspace.
 from __future__ import annotations
 
 import json
+import os
 import queue
+import select
 import subprocess
 import threading
 import time
@@ -18,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from averos_ci import _secrets
 from averos_ci.execute.adapters import _children as children
 
 
@@ -48,10 +53,12 @@ class JsonLinesProcess:
         self.label = label  # "the schematics driver": used in error messages
         self._error = error
         self._track_root = track_root
-        self._stderr: IO[bytes] | int = subprocess.DEVNULL
+        self._stderr: _ScrubbedLog | None = None
+        write: int = subprocess.DEVNULL
         if stderr_log is not None:
             stderr_log.parent.mkdir(parents=True, exist_ok=True)
-            self._stderr = stderr_log.open("ab")
+            read, write = os.pipe()
+            self._stderr = _ScrubbedLog(read, stderr_log)
         try:
             self._proc = subprocess.Popen(
                 list(argv),
@@ -59,7 +66,7 @@ class JsonLinesProcess:
                 env=dict(env),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._stderr,
+                stderr=write,
                 text=True,
                 encoding="utf-8",
                 bufsize=1,
@@ -68,6 +75,9 @@ class JsonLinesProcess:
         except OSError as exc:
             self._close_stderr()
             raise error(f"{label} could not be started: {exc}") from None
+        finally:
+            if write != subprocess.DEVNULL:
+                os.close(write)  # the child's copy only: the log ends when the child's does
         if track_root is not None:
             children.record(track_root, self._proc.pid, marker)
         self._lines: queue.Queue[str | None] = queue.Queue()
@@ -106,12 +116,16 @@ class JsonLinesProcess:
                 raise self._error(f"{self.label} did not answer within {timeout:g} s") from None
             if line is None:
                 code = self._proc.wait()
+                if self._stderr is not None:
+                    self._stderr.sync(final=True)
                 raise self._error(f"{self.label} exited (exit code {code})")
             try:
                 message = json.loads(line)
             except ValueError:
                 continue  # not a protocol line
             if isinstance(message, dict):
+                if self._stderr is not None:  # what it printed before replying is in the log
+                    self._stderr.sync()
                 return message
 
     def request(
@@ -165,6 +179,65 @@ class JsonLinesProcess:
         self._close_stderr()
 
     def _close_stderr(self) -> None:
-        if not isinstance(self._stderr, int):
+        if self._stderr is not None:
             self._stderr.close()
-            self._stderr = subprocess.DEVNULL
+            self._stderr = None
+
+
+class _ScrubbedLog:
+    """Copies a child's stderr (the read end of its pipe) to ``path``, a line at a time, with
+    the known secrets scrubbed. A thread keeps the pipe drained (a child blocked on a full
+    pipe would stop answering); :meth:`sync` copies what is there now, so stderr printed
+    before a reply is in the log when the reply is read. A line is written whole — a secret
+    cut across two writes is still found — except at the end or beyond :data:`_MAX_LINE`."""
+
+    _MAX_LINE = 1 << 20
+    _POLL_S = 0.1
+
+    def __init__(self, fd: int, path: Path) -> None:
+        self._fd = fd
+        os.set_blocking(fd, False)
+        self._file: IO[bytes] | None = path.open("ab")
+        self._pending = b""
+        self._eof = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self._thread.start()
+
+    def _pump(self) -> None:
+        while not self._stop.is_set() and not self._eof:
+            ready, _, _ = select.select([self._fd], [], [], self._POLL_S)
+            if ready:
+                self.sync()
+
+    def sync(self, *, final: bool = False) -> None:
+        with self._lock:
+            if self._file is None:
+                return
+            while not self._eof:
+                try:
+                    chunk = os.read(self._fd, 65536)
+                except BlockingIOError:
+                    break
+                except OSError:
+                    chunk = b""
+                self._pending += chunk
+                self._eof = not chunk
+            whole = final or self._eof or len(self._pending) > self._MAX_LINE
+            cut = len(self._pending) if whole else self._pending.rfind(b"\n") + 1
+            if cut:
+                text = self._pending[:cut].decode("utf-8", "surrogateescape")
+                self._file.write(_secrets.scrub(text).encode("utf-8", "surrogateescape"))
+                self._file.flush()
+                self._pending = self._pending[cut:]
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sync(final=True)
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+            os.close(self._fd)

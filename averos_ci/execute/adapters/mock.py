@@ -4,6 +4,9 @@ adapterOptions:
   latencyMs     per-node latency (interruptible by the cancel token), default 0
   failNodes     node ids that fail
   failAttempts  fail only the first N attempts of those nodes (default: every attempt)
+  writeFiles    true: write small deterministic files derived from the nodes
+                (averos_ci.execute.adapters.mock_files), so regeneration and the three-way
+                merge can be exercised without Angular; default false (nothing is generated)
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from averos_ci.errors import ConfigError
+from averos_ci.execute.adapters.mock_files import write_node
 from averos_ci.execute.contracts import (
     ExecutionContext,
     ExecutionFailure,
@@ -30,11 +34,11 @@ class MockAdapter:
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         options = dict(options or {})
-        unknown = sorted(set(options) - {"latencyMs", "failNodes", "failAttempts"})
+        unknown = sorted(set(options) - {"latencyMs", "failNodes", "failAttempts", "writeFiles"})
         if unknown:
             raise ConfigError(
                 f"mock adapter: unknown adapterOptions {unknown}",
-                hint="known: latencyMs, failNodes, failAttempts",
+                hint="known: latencyMs, failNodes, failAttempts, writeFiles",
             )
         self.latency_ms = _int(options.get("latencyMs", 0), "latencyMs")
         fail_nodes = options.get("failNodes", [])
@@ -43,12 +47,21 @@ class MockAdapter:
         self.fail_nodes = frozenset(fail_nodes)
         raw_attempts = options.get("failAttempts")
         self.fail_attempts = None if raw_attempts is None else _int(raw_attempts, "failAttempts")
+        write_files = options.get("writeFiles", False)
+        if not isinstance(write_files, bool):
+            raise ConfigError("mock adapter: adapterOptions.writeFiles must be true or false")
+        self.write_files = write_files
+
+    @property
+    def regenerates(self) -> bool:
+        """Whether runs regenerate and merge (averos_ci.execute.regen): only when it writes."""
+        return self.write_files
 
     @staticmethod
     def identity_options(options: Mapping[str, Any]) -> dict[str, Any]:
-        """None of the mock's options changes a result (it writes nothing): latency and
-        simulated failures may change between a run and its resume."""
-        return {}
+        """Only ``writeFiles`` changes a result: latency and simulated failures may change
+        between a run and its resume (absent when false: those plans keep their hashes)."""
+        return {"writeFiles": True} if options.get("writeFiles") is True else {}
 
     def preflight(self, context: ExecutionContext) -> None:
         pass
@@ -94,7 +107,12 @@ class MockAdapter:
                     details=f"attempt {context.attempt}",
                 ),
             )
-        mutation = None if context.dry_run else RuntimeMutation(created=(f"mock/{node.id}",))
+        if context.dry_run:
+            mutation = None
+        elif self.write_files:
+            mutation = write_node(node, context.workspace_root)
+        else:
+            mutation = RuntimeMutation(created=(f"mock/{node.id}",))
         return ExecutionResult(success=True, duration_ms=_ms(started), runtime_mutation=mutation)
 
     def close(self) -> None:

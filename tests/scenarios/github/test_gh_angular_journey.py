@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.github.gh_fake import FakeGitHub
+from tests.github.gh_steps import open_pr_from_main
 from tests.github.gh_world import EXAMPLE_DIR, JobResult, World, git, make_world
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
@@ -82,13 +83,7 @@ def state(world: World) -> dict[str, Any]:
 
 
 def open_pr(world: World, fake: FakeGitHub, number: int, manifest: str) -> str:
-    git(world.dev, "checkout", "-q", "main")
-    git(world.dev, "pull", "-q", "--ff-only", "origin", "main")
-    fake.base_sha = git(world.dev, "rev-parse", "HEAD")
-    branch = f"change-{number}"
-    head = world.commit(branch, {"todoapp.manifest.yaml": manifest}, f"manifest v{number}")
-    fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
-    return head
+    return open_pr_from_main(world, number, manifest)  # fake: world.fake
 
 
 def plan(world: World, number: int, head: str) -> JobResult:

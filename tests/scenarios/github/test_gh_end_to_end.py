@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.github.comment import PlanMeta
+from averos_ci.review.comment import PlanMeta
 from tests.github.gh_fake import BOT, TOKEN, FakeGitHub
 from tests.github.gh_world import World, make_world, manifest_variant
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from averos_ci.github.comment import PlanMeta, marker
+from averos_ci.review.comment import PlanMeta, marker
 from tests.github.gh_fake import BOT, FakeGitHub
 from tests.github.gh_world import (
     CLI,

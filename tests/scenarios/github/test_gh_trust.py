@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.github.comment import META_RE, ApprovalRef, PlanMeta, marker
+from averos_ci.review.comment import META_RE, ApprovalRef, PlanMeta, marker
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import World, make_world, manifest_variant
 

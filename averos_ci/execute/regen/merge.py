@@ -1,0 +1,234 @@
+"""The three-way merge of a generator change into the workspace, file by file, with git's own
+merge machinery (``git merge-file --diff3``): base = the pristine file of the applied manifest,
+ours = the workspace file, theirs = the pristine file of the new manifest.
+
+- the generator did not change a file: the workspace keeps it as it is (edited or deleted);
+- it changed one the user never touched: the new content is written; one the user edited: the
+  edit is merged, or the collision is a conflict (with its hunks);
+- it no longer produces a file: deleted if untouched, kept and reported as a conflict if
+  edited (or, when the user's edits can follow a renamed file, merged into the new one);
+- it changed a file the user deleted: a conflict; a new file where the user has another one:
+  a merge with an empty base.
+"""
+
+from __future__ import annotations
+
+import difflib
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from averos_ci.errors import InputError
+from averos_ci.execute.regen.tree import Tree, sha256
+from averos_ci.plan.patch import CodePatch, FileChange, FileStatus
+
+LABELS = ("yours (workspace)", "generated before", "generated now")
+RENAME_SIMILARITY = 0.5
+
+
+class MergeToolMissing(InputError):
+    """``git`` is needed for the three-way merge (exit 2)."""
+
+
+def merge_file(base: bytes | None, ours: bytes, theirs: bytes) -> tuple[bytes, bool]:
+    """(merged content, conflicted): conflicts are marked with git's diff3 markers."""
+    if ours == theirs:
+        return ours, False
+    if b"\0" in ours + theirs + (base or b""):  # binary: no line merge
+        return ours, True
+    with tempfile.TemporaryDirectory(prefix="averos-ci-merge-") as tmp:
+        paths = [Path(tmp) / name for name in ("ours", "base", "theirs")]
+        for path, data in zip(paths, (ours, base or b"", theirs), strict=True):
+            path.write_bytes(data)
+        cmd = ["git", "merge-file", "-p", "--diff3"]
+        for label in LABELS:
+            cmd += ["-L", label]
+        try:
+            proc = subprocess.run([*cmd, *map(str, paths)], capture_output=True, check=False)
+        except OSError as exc:
+            raise MergeToolMissing(
+                f"cannot run git for the three-way merge: {exc.strerror}",
+                hint="install git (the merge uses `git merge-file`)",
+            ) from None
+    if proc.returncode < 0 or proc.returncode >= 128:
+        stderr = proc.stderr.decode(errors="replace")
+        raise MergeToolMissing(f"git merge-file failed (exit {proc.returncode}): {stderr}")
+    return proc.stdout, proc.returncode > 0
+
+
+def conflict_hunks(text: bytes) -> str:
+    """The conflicting regions of a merged file (markers included)."""
+    out: list[str] = []
+    inside = False
+    for line in text.decode("utf-8", errors="replace").splitlines(keepends=True):
+        if line.startswith("<<<<<<< "):
+            inside = True
+        if inside:
+            out.append(line)
+        if line.startswith(">>>>>>> "):
+            inside = False
+    return "".join(out)
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return None if path.is_symlink() or not path.is_file() else path.read_bytes()
+    except OSError:
+        return None
+
+
+def _lines(data: bytes | None) -> list[str]:
+    return [] if data is None else data.decode("utf-8", errors="replace").splitlines(keepends=True)
+
+
+def _change(
+    path: str, status: FileStatus, now: bytes | None, after: bytes | None, **kw: object
+) -> FileChange:
+    diff = list(difflib.unified_diff(_lines(now), _lines(after), f"a/{path}", f"b/{path}", n=2))
+    added = sum(1 for d in diff[2:] if d.startswith("+"))
+    removed = sum(1 for d in diff[2:] if d.startswith("-"))
+    return FileChange(
+        path=path,
+        status=status,
+        added=added,
+        removed=removed,
+        diff="".join(d if d.endswith("\n") else d + "\n" for d in diff),
+        before=None if now is None else sha256(now),
+        after=None if after is None else sha256(after),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def compute_patch(
+    base: Tree,
+    new: Tree,
+    workspace_root: Path,
+    *,
+    edits_found: tuple[str, ...] = (),
+    scrub: Callable[[str], str] | None = None,
+) -> CodePatch:
+    """What applying ``base`` -> ``new`` does to the workspace; ``contents`` holds each file's
+    content after the apply (``None``: deleted; conflict markers for a conflict). ``scrub``
+    masks sensitive values in the texts shown (diffs, hunks); the hashes and the contents
+    written are the real ones."""
+    patch = _compute(base, new, workspace_root, edits_found)
+    if scrub is None:
+        return patch
+    files = tuple(replace(f, diff=scrub(f.diff), hunks=scrub(f.hunks)) for f in patch.files)
+    return replace(patch, files=files)
+
+
+def _compute(
+    base: Tree, new: Tree, workspace_root: Path, edits_found: tuple[str, ...]
+) -> CodePatch:
+    changes: list[FileChange] = []
+    contents: dict[str, bytes | None] = {}
+    gone = [p for p in base.files if p not in new.files]
+    born = {p for p in new.files if p not in base.files}
+    renamed_to: dict[str, str] = {}
+    for old in gone:  # an edited file the generator moved: the edits follow it
+        ours = _read(workspace_root / old)
+        if ours is not None and ours != base.files[old]:
+            target = _rename_target(base.files[old], new, born, workspace_root)
+            if target is not None:
+                born.discard(target)
+                renamed_to[old] = target
+    for path in sorted(base.files.keys() | new.files.keys()):
+        b, t = base.files.get(path), new.files.get(path)
+        ours = _read(workspace_root / path)
+        if path in renamed_to.values():
+            continue
+        if path in renamed_to:
+            target = renamed_to[path]
+            assert ours is not None
+            merged, conflicted = merge_file(b, ours, new.files[target])
+            contents[path], contents[target] = None, merged
+            changes.append(
+                _change(
+                    target,
+                    FileStatus.RENAMED,
+                    _read(workspace_root / target),
+                    merged,
+                    old_path=path,
+                    merged=True,
+                    conflict="your edits of the renamed file collide with the generator's change"
+                    if conflicted
+                    else None,
+                    hunks=conflict_hunks(merged) if conflicted else "",
+                )
+            )
+            continue
+        if b == t or ours == t:
+            continue  # the generator left it alone, or the workspace already has it
+        if t is None:  # no longer generated
+            if ours is None:
+                continue
+            if ours == b:
+                contents[path] = None
+                changes.append(_change(path, FileStatus.DELETED, ours, None))
+            else:
+                changes.append(
+                    FileChange(
+                        path=path,
+                        status=FileStatus.KEPT,
+                        conflict="no longer generated, but edited by you: kept; delete it or "
+                        "restore the element",
+                        before=sha256(ours),
+                        after=sha256(ours),
+                    )
+                )
+            continue
+        if ours is None:
+            if b is None:  # a new file
+                contents[path] = t
+                changes.append(_change(path, FileStatus.CREATED, None, t))
+            else:  # changed by the generator, deleted by the user
+                contents[path] = t
+                changes.append(
+                    FileChange(
+                        path=path,
+                        status=FileStatus.CHANGED,
+                        conflict="deleted by you, changed by the generator",
+                        hunks="".join(_lines(t)[:40]),
+                        after=sha256(t),
+                    )
+                )
+            continue
+        if ours == b:
+            contents[path] = t
+            changes.append(_change(path, FileStatus.CHANGED, ours, t))
+            continue
+        merged, conflicted = merge_file(b, ours, t)
+        contents[path] = merged
+        changes.append(
+            _change(
+                path,
+                FileStatus.CREATED if b is None else FileStatus.CHANGED,
+                ours,
+                merged,
+                merged=True,
+                conflict="your edits collide with the generator's change" if conflicted else None,
+                hunks=conflict_hunks(merged) if conflicted else "",
+            )
+        )
+    changes.sort(key=lambda c: c.path)
+    return CodePatch(tuple(changes), edits_found, contents=contents)
+
+
+def _rename_target(old: bytes, new: Tree, born: set[str], workspace_root: Path) -> str | None:
+    """The created file most like ``old`` (a renamed element's file), if one is alike enough
+    and the workspace has no other file there."""
+    best, score = None, RENAME_SIMILARITY
+    text = old.decode("utf-8", errors="replace")
+    for path in sorted(born):
+        if _read(workspace_root / path) not in (None, new.files[path]):
+            continue
+        matcher = difflib.SequenceMatcher(None, text, new.files[path].decode("utf-8", "replace"))
+        if matcher.real_quick_ratio() < score or matcher.quick_ratio() < score:
+            continue
+        ratio = matcher.ratio()
+        if ratio >= score:
+            best, score = path, ratio
+    return best

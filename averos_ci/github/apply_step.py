@@ -1,0 +1,333 @@
+"""The apply of one step: a commit's plan, executed only if its exact planHash was approved on
+the pull request merged there (the catch-up, :mod:`averos_ci.github.catchup`, chooses the
+steps; this module applies one).
+
+The state branch is the lock: a claim (``<project>/apply.json``) is pushed before anything is
+executed; a rejected push means another job moved the branch, so we re-fetch and re-plan and
+refuse if the plan changed. Checkpoints and the partly generated workspace are pushed while
+the apply runs, so a job that dies is resumed by the next one.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from averos_ci._actions import annotate
+from averos_ci.errors import Interrupted, RunFailed
+from averos_ci.execute.hints import apply_failure_hint
+from averos_ci.forge.context import FlowContext
+from averos_ci.github.commit_back import keep_workspace
+from averos_ci.plan import ExecutionPlan
+from averos_ci.review.approvals import require_approval
+from averos_ci.review.comment import RESULT_MARKER
+from averos_ci.review.markdown import code, escape
+from averos_ci.review.outdated import mark_outdated
+from averos_ci.review.policy_gate import refuse_violations
+from averos_ci.statebranch.claim import (
+    CHECKPOINTS,
+    PARTIAL,
+    check_claim,
+    finish,
+    read_claim,
+    release_claim,
+    write_claim,
+)
+from averos_ci.statebranch.errors import ApplyConflicts, ApplyRefused
+from averos_ci.statebranch.keep import record_location
+from averos_ci.statebranch.landing import Backoff, land
+from averos_ci.statebranch.progress import ProgressPusher, ProjectWriter
+from averos_ci.statebranch.restore import restore_generated
+from averos_ci.statebranch.seal import seal_progress, verify_progress
+from averos_ci.statebranch.state_branch import StateBranch
+from averos_ci.statebranch.workspace import changed_files
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    plan: ExecutionPlan | None
+    applied: bool
+    success: bool
+    pr_number: int | None = None
+    resumed: bool = False
+    summary: Any = None  # RunnerSummary when something ran
+    steps: tuple[str, ...] = ()  # the commits applied on the way (catch-up), oldest first
+
+
+ApplyFn = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class PlannedStep:
+    """A plan the caller already computed, with the state branch tip it was computed against:
+    applied as is while the branch is still there, re-planned once it moved."""
+
+    tip: str | None
+    plan: ExecutionPlan
+
+
+def find_merged_pr(ctx: FlowContext, sha: str) -> dict[str, Any] | None:
+    pulls = [p for p in ctx.client.pulls_for_commit(sha) if p.get("merged_at")]
+    exact = [p for p in pulls if p.get("merge_commit_sha") == sha]
+    candidates = exact or pulls
+    return candidates[0] if candidates else None
+
+
+def apply_step(
+    ctx: FlowContext,
+    sb: StateBranch,
+    work: Path,
+    *,
+    sha: str,
+    pr: dict[str, Any] | None,
+    apply_fn: ApplyFn | None,
+    cancel: Any,
+    manifest_path: Path | None = None,
+    planned: PlannedStep | None = None,
+) -> ApplyResult:
+    """Claim, then execute, the apply of commit ``sha`` (its manifest at ``manifest_path``,
+    default: the checkout's) — only if that plan is approved on ``pr``. ``planned``: the plan
+    the caller chose the step by; used as long as the state branch has not moved since."""
+    s, project = ctx.settings, ctx.project
+    manifest_path = manifest_path or ctx.config.manifest_path
+    proj = work / "state" / project
+    number = int(pr["number"]) if pr else None
+    first_hash: str | None = None
+    first_claim: dict[str, Any] | None = None
+    approved = False
+    for attempt in range(s.push_attempts):
+        tip = sb.fetch()
+        sb.export(tip, project, proj)
+        if planned is not None and planned.tip == tip:  # the same state: the same plan
+            plan = planned.plan
+        else:  # refuses a checkout that lacks the app the state describes
+            state = ctx.load_state(sb, tip)
+            plan = ctx.plan_state(sb, state, manifest_path=manifest_path).planned.plan
+        if first_hash is None:
+            first_hash = plan.plan_hash
+            ctx.report.set(plan_hash=plan.plan_hash, has_changes=plan.has_changes)
+            print(f"plan {plan.plan_hash} for {sha}")
+        elif plan.plan_hash != first_hash:
+            raise ApplyRefused(
+                f"the state branch moved while this job ran and the plan changed "
+                f"({first_hash[:12]} → {plan.plan_hash[:12]}); nothing was applied",
+                hint="the approved plan is stale: push to a pull request to re-plan, approve "
+                "the new plan and merge it",
+            )
+        if not plan.applicable:  # before "no changes": a conflicts-only plan has no nodes
+            raise ApplyConflicts(f"plan {plan.plan_hash[:12]} has conflicts and cannot be applied")
+        refuse_violations(ctx, plan)  # the policy: also a plan with nothing to run
+        claim = read_claim(proj)
+        if not plan.has_changes and claim is None:
+            print("no changes: nothing to apply")
+            ctx.report.set(approved=True, success=True, succeeded=0, failed=0, skipped=0)
+            return ApplyResult(plan, False, True, number)
+        if not approved:
+            require_approval(ctx, pr, plan, sha)
+            approved = True
+            ctx.report.set(approved=True)
+        check_claim(
+            claim,
+            first_claim,
+            attempt=attempt,
+            plan_hash=plan.plan_hash,
+            sha=sha,
+            run_id=ctx.env.run_id,
+            branch=sb.branch,
+            project=project,
+        )
+        if attempt == 0:
+            first_claim = claim
+        resumed = claim is not None
+        if resumed:  # with a state key: only progress sealed under it (statebranch/seal.py)
+            verify_progress(proj, key=ctx.env.state_key, project=project, branch=sb.branch)
+        write_claim(
+            proj,
+            claim,
+            plan_hash=plan.plan_hash,
+            sha=sha,
+            pr=number,
+            run_url=ctx.env.run_url,
+            run_id=ctx.env.run_id,
+            run_attempt=ctx.env.run_attempt,
+        )
+        seal_progress(proj, key=ctx.env.state_key, project=project)
+        commit = sb.commit(
+            parent=tip,
+            subdir=project,
+            src=proj,
+            message=f"averos-ci: {project}: claim apply of {plan.plan_hash[:12]}",
+        )
+        landed = land(
+            sb, project=project, commit=commit, base=tip, backoff=Backoff.from_settings(s)
+        )
+        if landed is not None:  # None: this project's own folder moved, so re-plan
+            tip = landed.tip
+            break
+        print(f"{project}/ on {sb.branch} moved; re-fetching and re-planning")
+    else:
+        raise ApplyRefused(
+            f"{sb.branch!r} kept moving; gave up after {s.push_attempts} attempts",
+            hint="re-run the job",
+        )
+    return _execute(
+        ctx,
+        sb,
+        work,
+        proj,
+        tip,
+        plan=plan,
+        sha=sha,
+        number=number,
+        resumed=resumed,
+        apply_fn=apply_fn,
+        cancel=cancel,
+        manifest_path=manifest_path,
+    )
+
+
+def _execute(
+    ctx: FlowContext,
+    sb: StateBranch,
+    work: Path,
+    proj: Path,
+    tip: str,
+    *,
+    plan: ExecutionPlan,
+    sha: str,
+    number: int | None,
+    resumed: bool,
+    apply_fn: ApplyFn | None,
+    cancel: Any,
+    manifest_path: Path,
+) -> ApplyResult:
+    s, project = ctx.settings, ctx.project
+    if apply_fn is None:
+        from averos_ci.execute import apply as engine_apply
+
+        apply_fn = engine_apply
+    if resumed and (proj / PARTIAL).is_dir():
+        count = restore_generated(proj / PARTIAL, repo_root=ctx.repo_root, config=ctx.config)
+        print(
+            f"resuming an interrupted apply of {plan.plan_hash[:12]} ({count} workspace "
+            "file(s) restored)"
+        )
+    writer = ProjectWriter(sb, project, proj, tip, Backoff.from_settings(s))
+    pusher = ProgressPusher(
+        writer,
+        s.progress_interval_seconds,
+        workspace_root=ctx.config.workspace_root,
+        state_key=ctx.env.state_key,
+    )
+    logs = _reports_dir(ctx) / "logs"  # per-node logs and driver stderr outlive the job's tmp
+    config = ctx.config.with_overrides(
+        state_path=proj / "state.json",
+        checkpoint_path=proj / CHECKPOINTS,
+        logs_dir=logs,
+        manifest_path=manifest_path,  # the manifest of the commit applied, not the checkout's
+    )
+    junit = _reports_dir(ctx) / "junit.xml"
+    ctx.report.set(junit_path=junit, logs_path=logs)
+    try:
+        outcome = apply_fn(
+            config,
+            resume=resumed,
+            junit=junit,
+            listeners=[pusher],
+            cancel=cancel,
+            expected_plan_hash=plan.plan_hash,  # exactly the approved plan, whatever was restored
+        )
+    except BaseException:
+        if (proj / CHECKPOINTS).exists():
+            _safe_flush(pusher, "interrupted")
+        else:  # nothing ran (bad input, missing toolchain): release the claim
+            release_claim(proj)
+            _safe_flush(pusher, "released: nothing ran")
+        raise
+    summary = outcome.summary
+    ctx.report.set(
+        success=summary.success,
+        succeeded=summary.succeeded,
+        failed=summary.failed,
+        skipped=summary.skipped,
+    )
+    if not summary.success:
+        _safe_flush(pusher, "stopped" if outcome.interrupted else "failed")
+        hint = apply_failure_hint(
+            summary, interrupted=outcome.interrupted, branch=sb.branch, project=project
+        )
+        text = (
+            f"❌ **Apply of plan {code(plan.plan_hash[:12])} did not complete**: "
+            f"{summary.succeeded} succeeded, {summary.failed} failed, {summary.skipped} "
+            f"skipped, {summary.cancelled} cancelled. Progress is saved on "
+            f"{code(sb.branch)}; {escape(hint)}."
+        )
+        if number is not None:
+            comment_result(ctx, number, text + run_link(ctx))
+        error = Interrupted if outcome.interrupted else RunFailed
+        raise error(
+            f"apply of plan {plan.plan_hash[:12]} did not complete"
+            + (f" ({outcome.interrupted})" if outcome.interrupted else ""),
+            hint=f"see the logs in {logs}; {hint}",
+        )
+    changes = changed_files(sb.repo, ctx.config.workspace_root)
+    kept = keep_workspace(ctx, sha, changes, plan)
+    record_location(proj / "state.json", kept)
+    finish(
+        proj,
+        {
+            "planHash": plan.plan_hash,
+            "sha": sha,
+            "pr": number,
+            "runUrl": ctx.env.run_url,
+            "resumed": resumed,
+            "summary": summary.to_wire(),
+            "resumedNodes": sum(1 for r in getattr(outcome, "records", ()) if r.resumed),
+        },
+        sha=sha,
+    )
+    writer.push(f"averos-ci: {project}: applied {plan.plan_hash[:12]} ({sha[:12]})")
+    where = kept.note
+    if number is not None:
+        comment_result(
+            ctx,
+            number,
+            f"✅ **Applied plan {code(plan.plan_hash[:12])}** from {code(sha[:12])}: "
+            f"{summary.succeeded} succeeded, {summary.skipped} skipped"
+            + (" (resumed)" if resumed else "")
+            + "."
+            + where
+            + run_link(ctx),
+        )
+    mark_outdated(ctx, plan_hash=plan.plan_hash, merged=number)  # other PRs' plans of it
+    return ApplyResult(plan, True, True, number, resumed, summary)
+
+
+def _reports_dir(ctx: FlowContext) -> Path:
+    """Outside the checkout (so reports never count as workspace changes), kept after the
+    step for upload: ``$RUNNER_TEMP/averos-ci/<project>`` under Actions (else the temp dir)."""
+    base = Path(os.environ.get("RUNNER_TEMP") or tempfile.gettempdir())
+    slug = "".join(c if c.isalnum() or c in "-_." else "-" for c in ctx.project).strip(".")
+    return base / "averos-ci" / (slug or "default")
+
+
+def _safe_flush(pusher: ProgressPusher, why: str) -> None:
+    try:
+        pusher.flush(why)
+    except Exception as exc:  # the original failure matters more; say what was not saved
+        annotate("warning", f"progress could not be pushed to the state branch: {exc}")
+
+
+def comment_result(ctx: FlowContext, number: int, text: str) -> None:
+    try:
+        ctx.client.create_comment(number, RESULT_MARKER.format(project=ctx.project) + "\n" + text)
+    except Exception as exc:
+        annotate("warning", f"could not comment on #{number}: {exc}")
+
+
+def run_link(ctx: FlowContext) -> str:
+    return f" [Run]({ctx.env.run_url})" if ctx.env.run_url else ""

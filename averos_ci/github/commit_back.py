@@ -1,0 +1,104 @@
+"""Keeping the generated application after an apply (``commitWorkspace``), and recording in
+the state where it now lives.
+
+- ``default-branch`` (default): commit the generated files back to the default branch
+  (``[skip ci]``, never forced). When the branch refuses the push (protection rules, a
+  hook), push them to ``averos/apply-<planHash12>`` and open a pull request instead; the
+  next apply builds on them only once it is merged (until then drift says so).
+- ``same-branch``: the branch that was pushed (the default branch for a merge).
+- ``branch``: another branch (``workspaceBranch``); the next apply does not find the app.
+- ``none``: nothing is committed — you keep the workspace yourself; the drift guard refuses
+  an incremental apply on a checkout that lacks the application.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from averos_ci._actions import annotate
+from averos_ci.forge.context import FlowContext
+from averos_ci.forge.settings import CommitWorkspace
+from averos_ci.plan import ExecutionPlan
+from averos_ci.review.markdown import code
+from averos_ci.state.model import PullRequestLocation
+from averos_ci.statebranch.keep import Kept, commit_message, push_files
+from averos_ci.statebranch.landing import Backoff
+from averos_ci.statebranch.state_branch import GitError
+
+PR_BRANCH_PREFIX = "averos/apply-"
+
+
+def keep_workspace(
+    ctx: FlowContext, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
+) -> Kept:
+    mode = ctx.settings.commit_workspace
+    default = (ctx.env.ref or "").removeprefix("refs/heads/")
+    if mode is CommitWorkspace.NONE:
+        return Kept(
+            " The generated files were not committed (`commitWorkspace: none`): keep the "
+            "workspace yourself; the next apply needs it in the checkout.",
+            recorded=False,
+        )
+    if not changes:
+        return Kept("", commit=sha if mode is not CommitWorkspace.BRANCH else None)
+    if mode is CommitWorkspace.BRANCH:
+        branch = ctx.settings.workspace_branch
+        pushed = _push(ctx, branch, sha, changes, plan)
+        note = f" Workspace changes committed to {code(branch)}." if pushed else ""
+        return Kept(note, recorded=False)
+    try:
+        pushed = _push(ctx, default, sha, changes, plan)
+    except GitError as exc:  # refused: a protected branch or a hook
+        annotate("notice", f"{default} refused the generated files ({exc.message}): opening a PR")
+        return _pull_request(ctx, default, sha, changes, plan)
+    if pushed is None:
+        annotate("warning", f"could not push the generated workspace to {default}")
+        return Kept("", recorded=False)
+    return Kept(
+        f" Generated files committed to {code(default)} ({code(pushed[:12])}).", commit=pushed
+    )
+
+
+def _push(
+    ctx: FlowContext, branch: str, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
+) -> str | None:
+    backoff = Backoff.from_settings(ctx.settings)
+    return push_files(ctx.branch(branch), sha=sha, changes=changes, plan=plan, backoff=backoff)
+
+
+def _pull_request(
+    ctx: FlowContext, default: str, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
+) -> Kept:
+    branch = f"{PR_BRANCH_PREFIX}{plan.plan_hash[:12]}"
+    target = ctx.branch(branch)
+    commit = target.fetch()  # a re-run of this job: the branch is already there
+    if commit is None:
+        commit = target.commit_paths(parent=sha, changes=changes, message=commit_message(plan, sha))
+        if not target.push(commit):
+            commit = target.fetch()
+    if commit is None:
+        raise GitError(f"could not push the generated files to {branch}")
+    existing = ctx.client.open_pulls(head=branch, base=default)
+    pr = existing[0] if existing else None
+    if pr is None:
+        pr = ctx.client.create_pull(
+            title=f"averos-ci: generated application for plan {plan.plan_hash[:12]}",
+            head=branch,
+            base=default,
+            body=(
+                f"The apply of plan {code(plan.plan_hash[:12])} (commit {code(sha[:12])}) "
+                f"generated these files, but {code(default)} refused a direct push (branch "
+                "protection). Merge this pull request so that the default branch holds the "
+                "application: until then the next apply refuses to build on a workspace that "
+                "lacks it (drift), and plans report it."
+            ),
+        )
+    number = int(pr["number"])
+    url = str(pr.get("html_url") or "")
+    location = PullRequestLocation(number=number, url=url or None, branch=branch, commit=commit)
+    link = f"[#{number}]({url})" if url else f"#{number}"
+    return Kept(
+        f" {code(default)} is protected: the generated files wait in pull request {link} "
+        f"(branch {code(branch)}); merge it before the next apply.",
+        pull_request=location,
+    )

@@ -1,0 +1,46 @@
+"""The target of an operator command (``averos-ci state …``): the state branch and project
+of a config in a local clone, as its ``github`` settings name them."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from averos_ci.config import CONFIG_FILE_NAME, load_config
+from averos_ci.forge.settings import load_settings
+from averos_ci.statebranch.state_branch import StateBranch, open_repo
+from averos_ci.statebranch.state_ops import StateTarget
+
+
+def open_target(
+    *,
+    config_path: str | Path | None = None,
+    project: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> StateTarget:
+    """The state branch and project of a config in a local clone (the ``github`` settings).
+    Credentials: git's own, or a token (``GITHUB_TOKEN``) handed to git the way the flow does,
+    through the environment only."""
+    from averos_ci._token import current as current_token
+    from averos_ci._token import take as take_token
+
+    env = os.environ if environ is None else environ
+    if config_path is None:
+        root = Path(open_repo(Path.cwd()).working_tree_dir or Path.cwd())
+        config_path = root / CONFIG_FILE_NAME
+    config = load_config(config_path)
+    repo_root = Path(open_repo(config.base_dir).working_tree_dir or config.base_dir).resolve()
+    raw = dict(config.github or {})
+    if project is not None:
+        raw["project"] = project
+    settings, _warnings = load_settings(raw, config_path=config.config_path, repo_root=repo_root)
+    token = (take_token() if environ is None else None) or current_token()
+    sb = StateBranch(
+        repo_root,
+        remote=settings.remote,
+        branch=settings.state_branch,
+        token=token,
+        server_url=env.get("GITHUB_SERVER_URL") or "https://github.com",
+    )
+    return StateTarget(sb, settings.project or "default", config, settings.push_attempts, repo_root)

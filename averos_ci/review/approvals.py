@@ -1,0 +1,334 @@
+"""Who may approve, and whether an approval still counts.
+
+An approval is never a stored flag: the sticky comment keeps *pointers* to the comments and
+reviews that approved; each is re-read from GitHub and re-checked (author, body or review
+state and commit, the approver's *current* permission) whenever it matters.
+
+The sticky comment's metadata is not trusted to say *which plan* was approved (any workflow
+posting as the bot can rewrite it): an approval must pin the plan in its own text,
+``/averos approve <planHash prefix>`` with at least :data:`PIN_CHARS` hex characters, and that
+prefix is matched against the plan computed at the moment it is checked. A *plain* approving
+review pins only the head (its ``commit_id``): it counts while the plan is the one published
+before it was submitted (same planHash, so same state and manifest), and is outdated after.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from averos_ci.forge.api import GitHubClient
+from averos_ci.forge.context import FlowContext
+from averos_ci.forge.settings import GitHubSettings, Permission
+from averos_ci.plan import ExecutionPlan
+from averos_ci.review.comment import (
+    APPROVE_COMMAND,
+    PIN_CHARS,
+    ApprovalRef,
+    PlanMeta,
+    approve_line,
+    find_sticky,
+    parse_command,
+)
+from averos_ci.review.policy_gate import enforce_requirements, refuse_violations
+from averos_ci.review.pushers import pusher_refusal
+from averos_ci.statebranch.errors import ApplyRefused
+
+
+@dataclass(frozen=True)
+class Refusal:
+    reason: str
+    hint: str | None = None  # markdown built here (never from a payload), shown unescaped
+
+
+def check_approver(
+    client: GitHubClient, *, login: str, pr_number: int, pr_author: str, settings: GitHubSettings
+) -> Refusal | None:
+    if login == pr_author and not settings.allow_self_approval:
+        return Refusal(f"@{login} opened this pull request and cannot approve its own plan")
+    if login.endswith("[bot]"):
+        return Refusal(f"@{login} is a bot; bots cannot approve")
+    level = client.permission(login)
+    if level.rank < settings.approval_permission.rank:
+        return Refusal(
+            f"@{login} has '{level.value}' permission on the repository; approving "
+            f"needs '{settings.approval_permission.value}' or higher"
+        )
+    pushed = pusher_refusal(
+        client,
+        login=login,
+        pr_number=pr_number,
+        pr_author=pr_author,
+        allowed=settings.allow_pusher_approval,
+    )
+    return Refusal(pushed) if pushed else None
+
+
+def pin_refusal(body: str | None, *, plan_hash: str) -> Refusal | None:
+    """``None`` when ``body`` has ``/averos approve <prefix>`` pinning exactly ``plan_hash``."""
+    is_command, prefix = parse_command(body)
+    hint = f"To approve the current plan, post exactly:\n\n{approve_line(plan_hash)}"
+    if not is_command:
+        return Refusal("not an approval command", hint)
+    if prefix is None or prefix == "!invalid":
+        return Refusal(
+            f"an approval must pin the plan it approves: {APPROVE_COMMAND} followed by at "
+            f"least {PIN_CHARS} characters of the planHash",
+            hint,
+        )
+    if len(prefix) < PIN_CHARS:
+        return Refusal(
+            f"the planHash prefix {prefix} is too short (at least {PIN_CHARS} characters)", hint
+        )
+    if not plan_hash.startswith(prefix):
+        return Refusal(f"the planHash prefix {prefix} is not the current plan's", hint)
+    return None
+
+
+def comment_is_approval(
+    comment: dict[str, Any], *, plan_hash: str, head_at: str | None
+) -> Refusal | None:
+    """``None`` when ``comment`` approves ``plan_hash`` for the head whose plan was published
+    at ``head_at``: a comment names no commit, so it counts only for the head that was
+    current when it was written — one written before that plan (for an earlier head) never
+    carries over, whether its approve job is re-run or simply finishes late."""
+    refusal = pin_refusal(comment.get("body"), plan_hash=plan_hash)
+    if refusal is not None:
+        return refusal
+    created, updated = comment.get("created_at"), comment.get("updated_at")
+    if created and updated and created != updated:
+        return Refusal("the approval comment was edited; post a new one")
+    if not written_after(created, head_at):
+        return Refusal(
+            "the approval was written before the plan for the current head was published; "
+            "approve again",
+            f"To approve the current plan, post exactly:\n\n{approve_line(plan_hash)}",
+        )
+    return None
+
+
+def written_after(created: object, head_at: str | None) -> bool:
+    """Whether GitHub's ``created`` time is strictly after ``head_at`` (both from GitHub)."""
+    try:
+        when = datetime.fromisoformat(str(created))
+        since = datetime.fromisoformat(str(head_at))
+    except ValueError:
+        return False  # no recorded time (an older plan comment): never counted
+    return when > since
+
+
+def latest_review_states(reviews: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each user's latest state-changing review (approve / request changes / dismissed),
+    which is what GitHub counts."""
+    latest: dict[str, dict[str, Any]] = {}
+    for r in reviews:
+        login = (r.get("user") or {}).get("login")
+        if login and r.get("state") in ("APPROVED", "CHANGES_REQUESTED", "DISMISSED"):
+            latest[login] = r
+    return latest
+
+
+def is_plain_review(review: dict[str, Any]) -> bool:
+    """An approving review without ``/averos approve`` in its body (GitHub's button)."""
+    return (
+        str(review.get("state", "")).upper() == "APPROVED"
+        and not parse_command(review.get("body"))[0]
+    )
+
+
+def plain_review_refusal(
+    review: dict[str, Any], *, meta: PlanMeta, plan_hash: str, head_sha: str
+) -> Refusal | None:
+    """``None`` when the plain approving ``review`` approves ``plan_hash``: it is on the head
+    that plan is for, the plan is the one shown in the comment (so computed against the same
+    state and manifest) and it was submitted after that plan was published. Then the plan
+    applied is provably the plan the reviewer was shown. Otherwise the review is *outdated*."""
+    hint = f"Approve again, or post exactly:\n\n{approve_line(plan_hash)}"
+    if review.get("commit_id") != head_sha or meta.head_sha != head_sha:
+        return Refusal(
+            f"the review is for commit {str(review.get('commit_id'))[:12]}, the head is "
+            f"{head_sha[:12]}",
+            hint,
+        )
+    if meta.plan_hash != plan_hash:
+        return Refusal(
+            f"the plan changed since the review (plan {meta.plan_hash[:12]} was shown, the "
+            f"plan is now {plan_hash[:12]}): the state or the manifest moved",
+            hint,
+        )
+    if not written_after(review.get("submitted_at"), meta.plan_at):
+        return Refusal(
+            f"the review was submitted before plan {plan_hash[:12]} was computed against the "
+            "current state",
+            hint,
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class ApprovalView:
+    """Who approves a plan now, and whose plain approving review no longer counts."""
+
+    approvers: tuple[str, ...] = ()
+    outdated: tuple[str, ...] = ()
+
+
+def approval_view(
+    client: GitHubClient,
+    *,
+    pr_number: int,
+    pr_author: str,
+    meta: PlanMeta,
+    plan_hash: str,
+    head_sha: str,
+    settings: GitHubSettings,
+    head_at: str | None = None,
+) -> ApprovalView:
+    """Approvals of exactly (plan_hash, head_sha) that still hold, re-derived now.
+
+    Each pointer is re-read: a comment must still pin ``plan_hash`` (unedited), a review must
+    be the user's latest, approve ``head_sha`` (its ``commit_id``) and pin ``plan_hash``.
+    Plain approving reviews are read from GitHub directly (no approve job needs to have seen
+    them) and count under :func:`plain_review_refusal`, unless ``plainReviewApprovals`` is off.
+
+    A user whose latest review requests changes (or whose approving review was dismissed)
+    does not count, whatever they commented before. The approver rules
+    (:func:`check_approver`) apply to every kind.
+    """
+    refs = [a for a in meta.approvals if a.plan_hash == plan_hash and a.head_sha == head_sha]
+    latest = latest_review_states(list(client.reviews(pr_number)))
+    candidates: list[str] = []
+    for ref in refs:
+        if ref.user in candidates:
+            continue
+        word = latest.get(ref.user)
+        if word is not None and word.get("state") != "APPROVED":
+            continue
+        if ref.kind == "comment":
+            ok = _comment_holds(
+                client,
+                ref,
+                pr_number=pr_number,
+                plan_hash=plan_hash,
+                head_at=meta.head_at if head_at is None else head_at,
+            )
+        else:
+            ok = (
+                word is not None
+                and int(word.get("id", -1)) == ref.id
+                and word.get("commit_id") == head_sha
+                and pin_refusal(word.get("body"), plan_hash=plan_hash) is None
+            )
+        if ok:
+            candidates.append(ref.user)
+    outdated: list[str] = []
+    if settings.plain_review_approvals:
+        for login, review in latest.items():
+            if login in candidates or not is_plain_review(review):
+                continue
+            refused = plain_review_refusal(
+                review, meta=meta, plan_hash=plan_hash, head_sha=head_sha
+            )
+            (outdated if refused else candidates).append(login)
+    approvers = [
+        login
+        for login in candidates
+        if check_approver(
+            client, login=login, pr_number=pr_number, pr_author=pr_author, settings=settings
+        )
+        is None
+    ]
+    # Only people who could approve are told their review is outdated.
+    stale = [
+        login
+        for login in outdated
+        if check_approver(
+            client, login=login, pr_number=pr_number, pr_author=pr_author, settings=settings
+        )
+        is None
+    ]
+    return ApprovalView(tuple(approvers), tuple(stale))
+
+
+def _comment_holds(
+    client: GitHubClient, ref: ApprovalRef, *, pr_number: int, plan_hash: str, head_at: str | None
+) -> bool:
+    comment = client.get_comment(ref.id)
+    if comment is None or (comment.get("user") or {}).get("login") != ref.user:
+        return False
+    if not str(comment.get("issue_url", "")).endswith(f"/issues/{pr_number}"):
+        return False
+    return comment_is_approval(comment, plan_hash=plan_hash, head_at=head_at) is None
+
+
+def require_approval(
+    ctx: FlowContext, pr: dict[str, Any] | None, plan: ExecutionPlan, sha: str
+) -> None:
+    """At apply: refuse (:class:`ApplyRefused`) unless ``plan`` is approved on the merged PR."""
+    if pr is None:
+        raise ApplyRefused(
+            f"commit {sha[:12]} is not the merge of a pull "
+            f"request, and plan {plan.plan_hash[:12]} has changes: nothing is "
+            "applied without an approved plan",
+            hint="change the manifest through a pull request",
+        )
+    policy = refuse_violations(ctx, plan)  # whoever approved it
+    number = int(pr["number"])
+    head = str((pr.get("head") or {}).get("sha", ""))
+    author = str((pr.get("user") or {}).get("login", ""))
+    sticky = find_sticky(
+        ctx.client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
+    )
+    if sticky is None or sticky.meta is None:
+        raise ApplyRefused(
+            f"pull request #{number} has no averos-ci plan: plan "
+            f"{plan.plan_hash[:12]} was never reviewed"
+        )
+    view = approval_view(
+        ctx.client,
+        pr_number=number,
+        pr_author=author,
+        meta=sticky.meta,
+        plan_hash=plan.plan_hash,
+        head_sha=head,
+        settings=ctx.settings,
+    )
+    if view.approvers:
+        approvers = enforce_requirements(ctx, plan, list(view.approvers), policy)
+        print(f"plan {plan.plan_hash} approved by {', '.join(approvers)}")
+        return
+    outdated = (
+        f" (outdated approving review(s) by {', '.join(view.outdated)}: the plan changed "
+        "since they were submitted)"
+        if view.outdated
+        else ""
+    )
+    if sticky.meta.plan_hash != plan.plan_hash:
+        raise ApplyRefused(
+            f"the plan approved on #{number} ({sticky.meta.plan_hash[:12]}) is not the plan "
+            f"of this merge ({plan.plan_hash[:12]}): the state branch or the manifest changed"
+            + outdated,
+            hint="open a pull request to re-plan, approve the new plan and merge it",
+        )
+    raise ApplyRefused(
+        f"plan {plan.plan_hash[:12]} on #{number} has no valid approval for head {head[:12]}"
+        + outdated,
+        hint=f"a user with {ctx.settings.approval_permission.value} permission "
+        "must approve before merging",
+    )
+
+
+__all__ = [
+    "ApprovalView",
+    "Permission",
+    "Refusal",
+    "approval_view",
+    "check_approver",
+    "comment_is_approval",
+    "is_plain_review",
+    "latest_review_states",
+    "pin_refusal",
+    "plain_review_refusal",
+    "require_approval",
+]

@@ -1,0 +1,67 @@
+"""The default branch's history as a catch-up reads it (:mod:`averos_ci.github.catchup`):
+which commits are steps, where the state was last applied from, files at a commit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import git
+
+from averos_ci.statebranch.claim import RUNS
+
+MAX_STEPS = 100  # first-parent commits looked at; older ones are out of reach of a catch-up
+
+
+def first_parent_steps(repo: git.Repo, *, since: str | None, head: str, rel: str) -> list[str]:
+    """The first-parent commits after ``since`` up to ``head`` (oldest first, at most
+    :data:`MAX_STEPS`) whose ``rel`` differs from their first parent's, and ``head``.
+
+    Commits that leave the manifest alone (the generated app committed back, other merges)
+    are no steps: their plan is their predecessor's."""
+    span = f"{since}..{head}" if since else head
+    revs = repo.git.rev_list("--first-parent", f"--max-count={MAX_STEPS}", span).split()
+    revs.reverse()
+    changed = [r for r in revs if _blob(repo, r, rel) != _blob(repo, f"{r}^1", rel)]
+    if not changed or changed[-1] != head:
+        changed.append(head)
+    return changed
+
+
+def last_applied(proj: Path) -> str | None:
+    """The commit of the newest run record (``<project>/runs/*.json``), if any."""
+    runs = sorted((proj / RUNS).glob("*.json")) if (proj / RUNS).is_dir() else []
+    for path in reversed(runs):
+        try:
+            sha = json.loads(path.read_text(encoding="utf-8")).get("sha")
+        except (ValueError, OSError, AttributeError):
+            continue
+        if isinstance(sha, str) and len(sha) == 40:
+            return sha
+    return None
+
+
+def read_at(repo: git.Repo, rev: str, rel: str) -> bytes | None:
+    try:
+        blob = repo.commit(rev).tree / rel
+    except (KeyError, ValueError, git.BadName):
+        return None
+    if not isinstance(blob, git.Blob):
+        return None
+    data: bytes = blob.data_stream.read()
+    return data
+
+
+def _blob(repo: git.Repo, rev: str, rel: str) -> str | None:
+    try:
+        return str(repo.git.rev_parse("--verify", "--quiet", f"{rev}:{rel}")).strip() or None
+    except git.GitCommandError:
+        return None
+
+
+def is_ancestor(repo: git.Repo, older: str, newer: str) -> bool:
+    try:
+        repo.git.merge_base("--is-ancestor", older, newer)
+    except git.GitCommandError:
+        return False
+    return True

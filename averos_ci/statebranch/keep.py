@@ -1,0 +1,65 @@
+"""Keeping the generated application on a branch after an apply, and recording in the state
+where it now lives: the git half of ``commitWorkspace`` (the flow that chooses the branch and
+opens a pull request when it is protected is :mod:`averos_ci.github.commit_back`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from averos_ci._fs import atomic_write_text
+from averos_ci.plan import ExecutionPlan
+from averos_ci.plan.model import canonical_json
+from averos_ci.state.model import PullRequestLocation
+from averos_ci.state.store import parse_state
+from averos_ci.statebranch.landing import Backoff, tries
+from averos_ci.statebranch.state_branch import StateBranch
+
+
+@dataclass(frozen=True)
+class Kept:
+    note: str  # for the result comment
+    commit: str | None = None  # the commit of the default branch holding the app
+    pull_request: PullRequestLocation | None = None
+    recorded: bool = True  # False: the location is unknown (none / another branch)
+
+
+def commit_message(plan: ExecutionPlan, sha: str) -> str:
+    return f"averos-ci: generated workspace for plan {plan.plan_hash[:12]} ({sha[:12]}) [skip ci]"
+
+
+def push_files(
+    target: StateBranch,
+    *,
+    sha: str,
+    changes: dict[str, Path | None],
+    plan: ExecutionPlan,
+    backoff: Backoff,
+) -> str | None:
+    """Commit on the branch tip and push (no force); the commit, or None after the retries."""
+    for _ in tries(backoff):  # parallel projects' jobs push too
+        parent = target.fetch() or sha
+        message = commit_message(plan, sha)
+        commit = target.commit_paths(parent=parent, changes=changes, message=message)
+        if target.push(commit):
+            return commit
+    return None
+
+
+def record_location(state_file: Path, kept: Kept) -> None:
+    """Write where the application lives into the state the apply just saved."""
+    if not state_file.is_file():
+        return
+    state = parse_state(state_file.read_bytes(), path=state_file)
+    if state.workspace is None:
+        return
+    workspace = state.workspace.model_copy(
+        update={
+            "commit": kept.commit if kept.recorded else None,
+            "pull_request": kept.pull_request,
+        }
+    )
+    if kept.pull_request is not None:  # the app is still at the previous commit, if any
+        workspace = workspace.model_copy(update={"commit": state.workspace.commit})
+    updated = state.model_copy(update={"workspace": workspace})
+    atomic_write_text(state_file, canonical_json(updated.to_wire()))

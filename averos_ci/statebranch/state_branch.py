@@ -1,0 +1,294 @@
+"""The state branch (default ``averos-state``): an orphan branch on the remote holding
+``<project>/state.json``, checkpoints, the apply claim and run summaries.
+
+Written with gitpython through a private index file and a scratch directory, so the user's
+working tree and index are never touched. Pushes are never forced: a rejected push means the
+branch moved (optimistic concurrency) and the caller re-fetches and decides again.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path, PurePosixPath
+
+import git
+
+from averos_ci.statebranch.git_access import CredentialGit, identity_env
+from averos_ci.statebranch.git_access import GitError as GitError
+from averos_ci.statebranch.git_access import open_repo as open_repo
+from averos_ci.statebranch.git_access import token_auth_env as token_auth_env
+
+PRIVATE_REF_PREFIX = "refs/averos-ci/"
+LINK_MODE = 0o120000  # a symlink blob in a git tree
+
+
+class StateBranch:
+    def __init__(
+        self,
+        repo_dir: Path,
+        *,
+        remote: str = "origin",
+        branch: str = "averos-state",
+        token: str | None = None,
+        server_url: str = "https://github.com",
+    ) -> None:
+        self.repo = open_repo(repo_dir)
+        self.remote = remote
+        self.branch = branch
+        self.private_ref = f"{PRIVATE_REF_PREFIX}{branch}"
+        self._env = identity_env(self.repo)
+        auth = token_auth_env(self.repo, remote, token=token, server_url=server_url)
+        if auth and token:
+            self.repo.git = CredentialGit(self.repo.working_dir, token)
+            self.repo.git.update_environment(**auth)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def fetch(self) -> str | None:
+        """Fetch the branch into a private ref; its tip, or ``None`` if it does not exist yet."""
+        try:
+            out = self.repo.git.ls_remote("--heads", self.remote, f"refs/heads/{self.branch}")
+        except git.GitCommandError as exc:
+            raise GitError(f"cannot reach remote {self.remote!r}: {_stderr(exc)}") from None
+        if not str(out).strip():
+            return None
+        try:
+            self.repo.git.fetch(
+                "--no-tags", "--quiet", self.remote, f"+refs/heads/{self.branch}:{self.private_ref}"
+            )
+        except git.GitCommandError as exc:
+            raise GitError(
+                f"cannot fetch {self.branch!r} from {self.remote!r}: {_stderr(exc)}"
+            ) from None
+        return str(self.repo.git.rev_parse(self.private_ref)).strip()
+
+    def export(self, tip: str | None, subdir: str, dest: Path) -> None:
+        """Write the files under ``subdir/`` at ``tip`` into ``dest`` (which is emptied first)."""
+        if dest.exists():
+            shutil.rmtree(dest)
+        dest.mkdir(parents=True)
+        if tip is None:
+            return
+        tree = self.repo.commit(tip).tree
+        try:
+            sub = tree / subdir
+        except KeyError:
+            return
+        if not isinstance(sub, git.Tree):
+            return
+        root = dest.resolve()
+        try:
+            self._export_tree(sub, subdir, root)
+        except ValueError as exc:  # GitPython refuses a crafted path ("..", "/" …) in a tree
+            raise GitError(
+                f"{self.branch!r} holds an invalid path under {subdir!r}: {exc}",
+                hint="the state branch was written by something other than averos-ci; "
+                "restore it from its history and protect it",
+            ) from None
+
+    @staticmethod
+    def _export_tree(sub: git.Tree, subdir: str, root: Path) -> None:
+        for blob in sub.traverse():
+            if not isinstance(blob, git.Blob):
+                continue
+            # the branch is untrusted: a crafted tree must not write outside ``dest`` or
+            # leave a symlink behind (symlink blobs are skipped, others become plain files)
+            rel = PurePosixPath(blob.path).relative_to(subdir)
+            target = root.joinpath(*rel.parts)
+            if (
+                ".." in rel.parts
+                or blob.mode == LINK_MODE
+                or not target.resolve().is_relative_to(root)
+            ):
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(blob.data_stream.read())
+
+    def read(self, tip: str | None, path: str) -> bytes | None:
+        if tip is None:
+            return None
+        try:
+            blob = self.repo.commit(tip).tree / path
+        except KeyError:
+            return None
+        data: bytes = blob.data_stream.read()
+        return data
+
+    def read_pull_file(self, number: int, sha: str, path: str) -> bytes | None:
+        """One file of pull request ``number`` at ``sha``, read as data (nothing checked out)."""
+        ref = f"{PRIVATE_REF_PREFIX}pull/{number}"
+        try:
+            self.repo.git.fetch(
+                "--no-tags", "--quiet", self.remote, f"+refs/pull/{number}/head:{ref}"
+            )
+        except git.GitCommandError as exc:
+            raise GitError(f"cannot fetch pull request #{number}: {_stderr(exc)}") from None
+        tip = str(self.repo.git.rev_parse(ref)).strip()
+        if tip != sha:
+            raise GitError(
+                f"pull request #{number} moved on ({tip[:12]}, this run is for {sha[:12]})",
+                hint="the run for the newer head will plan it",
+            )
+        return self.read(tip, path)
+
+    def read_commit_file(self, sha: str, path: str) -> bytes | None:
+        """``path`` at commit ``sha``, read as data; ``None`` when the file is not there.
+
+        A shallow checkout (actions/checkout) lacks the commit: it is fetched by sha first.
+        """
+        if not re.fullmatch(r"[0-9a-f]{40}", sha):
+            raise GitError(f"{sha[:64]!r} is not a commit sha")
+        try:
+            self.repo.git.cat_file("-e", f"{sha}^{{commit}}")
+        except git.GitCommandError:
+            try:
+                ref = f"{PRIVATE_REF_PREFIX}base"
+                self.repo.git.fetch(
+                    "--no-tags", "--quiet", "--depth=1", self.remote, f"+{sha}:{ref}"
+                )
+            except git.GitCommandError as exc:
+                raise GitError(f"cannot fetch commit {sha[:12]}: {_stderr(exc)}") from None
+        try:
+            blob = self.repo.commit(sha).tree / path
+        except KeyError:
+            return None
+        if not isinstance(blob, git.Blob):
+            return None
+        data: bytes = blob.data_stream.read()
+        return data
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def commit(self, *, parent: str | None, subdir: str, src: Path, message: str) -> str:
+        """A commit whose tree is ``parent``'s with ``subdir/`` replaced by ``src``'s files."""
+        src = src.resolve()
+        with self._scratch_index() as env:
+            g = self.repo.git
+            if parent:
+                g.read_tree(parent, env=env)
+            else:
+                g.read_tree("--empty", env=env)
+            g.rm("-r", "--cached", "--quiet", "--ignore-unmatch", "--", subdir, env=env)
+            for file in sorted(p for p in src.rglob("*") if p.is_file()):
+                rel = f"{subdir}/{file.relative_to(src).as_posix()}"
+                sha = str(g.hash_object("-w", "--no-filters", "--", str(file), env=env)).strip()
+                g.update_index("--add", "--cacheinfo", f"100644,{sha},{rel}", env=env)
+            tree = str(g.write_tree(env=env)).strip()
+            args = [tree, "-m", message] + (["-p", parent] if parent else [])
+            return str(g.commit_tree(*args, env={**env, **self._env})).strip()
+
+    def commit_paths(
+        self,
+        *,
+        parent: str,
+        changes: dict[str, Path | None],
+        message: str,
+        author: tuple[str, str] | None = None,
+    ) -> str:
+        """A commit on ``parent`` with repository paths replaced by files (``None``: deleted).
+
+        ``author``: (name, email) of the person it is done for (the committer stays ours)."""
+        with self._scratch_index() as env:
+            g = self.repo.git
+            g.read_tree(parent, env=env)
+            for rel, file in sorted(changes.items()):
+                if file is None:
+                    g.update_index("--force-remove", "--", rel, env=env)
+                    continue
+                if file.is_symlink():  # never committed through: it could point anywhere
+                    continue
+                sha = str(
+                    g.hash_object("-w", "--no-filters", "--", str(file.resolve()), env=env)
+                ).strip()
+                mode = "100755" if os.access(file, os.X_OK) else "100644"
+                g.update_index("--add", "--cacheinfo", f"{mode},{sha},{rel}", env=env)
+            tree = str(g.write_tree(env=env)).strip()
+            who = {"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]} if author else {}
+            return str(
+                g.commit_tree(tree, "-p", parent, "-m", message, env={**env, **self._env, **who})
+            ).strip()
+
+    def replant(self, commit: str, *, onto: str | None, subdir: str) -> str:
+        """``commit``'s ``subdir/`` re-applied onto ``onto``: a commit (same message) whose
+        tree is ``onto``'s with that folder replaced — a rebase over other folders' commits."""
+        with self._scratch_index() as env:
+            g = self.repo.git
+            g.read_tree(onto or "--empty", env=env)
+            g.rm("-r", "--cached", "--quiet", "--ignore-unmatch", "--", subdir, env=env)
+            folder = self.subtree(commit, subdir)
+            if folder is not None:
+                g.read_tree(f"--prefix={subdir}/", folder, env=env)
+            tree = str(g.write_tree(env=env)).strip()
+            message = str(self.repo.commit(commit).message).rstrip("\n")
+            args = [tree, "-m", message] + (["-p", onto] if onto else [])
+            return str(g.commit_tree(*args, env={**env, **self._env})).strip()
+
+    def subtree(self, tip: str | None, subdir: str) -> str | None:
+        """The tree id of ``subdir`` at ``tip`` (``None``: absent) — to detect foreign edits."""
+        if tip is None:
+            return None
+        try:
+            return str((self.repo.commit(tip).tree / subdir).hexsha)
+        except KeyError:
+            return None
+
+    def push(self, commit: str) -> bool:
+        """Push ``commit`` to the branch without force. ``False`` when rejected (it moved)."""
+        remote = self.repo.remote(self.remote)
+        # GitPython cannot report on a bare-sha refspec; push a private ref instead.
+        outgoing = f"{PRIVATE_REF_PREFIX}outgoing/{self.branch}"
+        self.repo.git.update_ref(outgoing, commit)
+        logging.getLogger("git.remote").setLevel(logging.CRITICAL)  # a rejection is expected
+        try:
+            infos = remote.push(f"{outgoing}:refs/heads/{self.branch}")
+        except git.GitCommandError as exc:
+            text = _stderr(exc)
+            if "fetch first" in text or "non-fast-forward" in text or _moved(text):
+                return False
+            raise GitError(f"cannot push {self.branch!r} to {self.remote!r}: {text}") from None
+        if not infos:
+            raise GitError(f"push of {self.branch!r} to {self.remote!r} reported nothing")
+        bad = git.PushInfo.REJECTED | git.PushInfo.REMOTE_REJECTED | git.PushInfo.ERROR
+        for info in infos:
+            if not info.flags & bad:
+                continue
+            summary = info.summary.strip()
+            if info.flags & git.PushInfo.REJECTED or _moved(summary):
+                return False  # non-fast-forward, or lost the race for the ref lock
+            raise GitError(
+                f"push of {self.branch!r} to {self.remote!r} was refused: {summary}",
+                hint="a branch protection rule or hook may forbid it; the token needs "
+                "contents: write",
+            )
+        self.repo.git.update_ref(self.private_ref, commit)
+        return True
+
+    @contextmanager
+    def _scratch_index(self) -> Iterator[dict[str, str]]:
+        fd, path = tempfile.mkstemp(prefix="averos-ci-index.")
+        os.close(fd)
+        os.unlink(path)  # git creates it; an empty file is not a valid index
+        try:
+            yield {"GIT_INDEX_FILE": path}
+        finally:
+            for p in (path, path + ".lock"):
+                if os.path.exists(p):
+                    os.unlink(p)
+
+
+def _moved(text: str) -> bool:
+    """The remote ref changed under us (another writer won): fetch and decide again."""
+    markers = ("failed to update ref", "cannot lock ref", "incorrect old value", "stale info")
+    return any(m in text for m in markers)
+
+
+def _stderr(exc: git.GitCommandError) -> str:
+    text = str(exc.stderr or exc.stdout or exc).strip()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return " ".join(lines)[-400:].replace("stderr: ", "")

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from pydantic.alias_generators import to_camel
 
 from averos_ci._model import RunMode
+from averos_ci._suggest import suggest
 from averos_ci.errors import ConfigError
 from averos_ci.source import Document, SourceError, load_document
 
@@ -22,7 +23,9 @@ CONFIG_MAX_BYTES = 1024 * 1024
 
 
 class ConfigFile(BaseModel):
-    """The file as written; every key optional. Unknown keys are warnings, not errors."""
+    """The file as written; every key optional. An unknown key is a warning (Averos ignores
+    keys it does not know, and another tool may share the file), unless it is a near miss
+    of a known key (``adpter``): then it is an error, since ignoring it changes what runs."""
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
 
@@ -116,6 +119,9 @@ AVEROS_ONLY_KEYS = frozenset(
 )
 AVEROS_ONLY_PREFIXES = ("localLlm",)
 # Averos's loader takes "true"/"false" for booleans; JavaScript takes "600000" for numbers.
+# difflib ratio above which an unknown key is taken for a misspelling (adpter, maxAtempts),
+# high enough that unrelated keys (description, version) stay warnings.
+TYPO_CUTOFF = 0.8
 _BOOL_KEYS = frozenset({"development"})
 _INT_KEYS = frozenset({"timeoutMs", "maxAttempts"})
 
@@ -145,6 +151,7 @@ class RunConfig:
     local_tgz: Path | None = None
     sensitive: tuple[str, ...] = ()  # rules added to averos_ci.plan.sensitive.DEFAULT_RULES
     warnings: tuple[str, ...] = ()
+    from_cli: frozenset[str] = frozenset()  # fields set by a CLI flag, not the config file
 
     def with_overrides(self, **overrides: Any) -> RunConfig:
         """Apply CLI flags (``None`` means "not given"); relative paths resolve against CWD."""
@@ -152,7 +159,7 @@ class RunConfig:
         for key in ("workspace_root", "manifest_path", "logs_dir", "state_path", "checkpoint_path"):
             if key in values:
                 values[key] = Path(values[key]).resolve()
-        return replace(self, **values)
+        return replace(self, **values, from_cli=self.from_cli | frozenset(values))
 
 
 _PATH_KEYS = ("workspace_root", "manifest_path", "logs_dir", "state_path", "checkpoint_path")
@@ -193,6 +200,15 @@ def load_config(path: str | Path | None, *, required: bool = True) -> RunConfig:
     for key in doc.data:
         if key not in KNOWN_KEYS and not _averos_only(key):
             line, col = doc.locate((key,), key=True)
+            near = suggest(key, KNOWN_KEYS, cutoff=TYPO_CUTOFF)
+            if near is not None:  # a misspelt key: ignoring it would change what runs
+                raise ConfigError(
+                    f"unknown config key {key!r}",
+                    path=path,
+                    line=line,
+                    column=col,
+                    hint=f"{near} (see docs/reference/configuration.md#averos-config-json)",
+                )
             warnings.append(f"{path}:{line}:{col}: warning CFG-01 unknown config key {key!r}")
     base = path.parent
     cfg = default_config(base)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from averos_ci._syntax import YAML_SYNTAX_HINT, json_syntax, yaml_syntax
 from averos_ci._validation import first_problem
 from averos_ci._validation import pointer_str as pointer_str
 from averos_ci.errors import InputError
@@ -156,7 +157,7 @@ def load_document(
             "SYN-01",
             f"{what} not found",
             path=path,
-            hint="check the path; paths in a config file are relative to that file",
+            hint="check the path",
         ) from None
     except OSError as exc:
         raise SourceError("SYN-01", f"cannot read {what}: {exc.strerror}", path=path) from None
@@ -227,9 +228,9 @@ def _parse_json(text: str, path: Path) -> Document:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
     except json.JSONDecodeError as exc:
-        raise SourceError(
-            "SYN-05", f"invalid JSON: {exc.msg}", path=path, line=exc.lineno, column=exc.colno
-        ) from None
+        said = json_syntax(exc)
+        raise SourceError("SYN-05", said.message, path=path, line=said.line,
+                          column=said.column, hint=said.hint) from None  # fmt: skip
     except _DuplicateKey as exc:
         line, col = _locate_duplicate(text, path)
         raise SourceError(
@@ -338,20 +339,23 @@ def _parse_yaml(text: str, path: Path) -> Document:
     except SourceError:
         raise
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or exc.context or "invalid YAML").strip()
-        code = "SYN-06" if "duplicate key" in problem or "found duplicate" in str(exc) else "SYN-05"
-        if code == "SYN-06":
-            problem = "duplicate key " + _dup_key_name(str(exc))
-        raise SourceError(
-            code,
-            f"invalid YAML: {problem}" if code == "SYN-05" else problem,
-            path=path,
-            line=(mark.line + 1) if mark else None,
-            column=(mark.column + 1) if mark else None,
-        ) from None
+        if "duplicate key" in problem or "found duplicate" in str(exc):
+            mark = exc.problem_mark or exc.context_mark
+            raise SourceError(
+                "SYN-06",
+                "duplicate key " + _dup_key_name(str(exc)),
+                path=path,
+                line=(mark.line + 1) if mark else None,
+                column=(mark.column + 1) if mark else None,
+            ) from None
+        said = yaml_syntax(exc)
+        raise SourceError("SYN-05", said.message, path=path, line=said.line,
+                          column=said.column, hint=said.hint) from None  # fmt: skip
     except YAMLError as exc:
-        raise SourceError("SYN-05", f"invalid YAML: {exc}", path=path) from None
+        raise SourceError(
+            "SYN-05", f"invalid YAML: {exc}", path=path, hint=YAML_SYNTAX_HINT
+        ) from None
     content = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if tree is None and not [ln for ln in content if ln.strip() not in {"---", "..."}]:
         raise SourceError(

@@ -110,16 +110,35 @@ def test_unknown_key_is_a_located_warning(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = write_config(
-        project, '{\n  "manifestPath": "app/todo.manifest.yaml",\n  "maxAtempts": 3\n}\n'
+        project, '{\n  "manifestPath": "app/todo.manifest.yaml",\n  "colour": "blue"\n}\n'
     )
     cfg = load_config(config)
-    assert cfg.warnings == (
-        f"{config.resolve()}:3:3: warning CFG-01 unknown config key 'maxAtempts'",
-    )
+    assert cfg.warnings == (f"{config.resolve()}:3:3: warning CFG-01 unknown config key 'colour'",)
     assert run_cli(["plan", "--config", str(config)]) == 0
     out, err = capsys.readouterr()
-    assert f"{config.resolve()}:3:3: warning CFG-01 unknown config key 'maxAtempts'" in err
+    assert f"{config.resolve()}:3:3: warning CFG-01 unknown config key 'colour'" in err
     assert "planHash" in out
+
+
+@pytest.mark.parametrize(
+    ("key", "meant"),
+    [("maxAtempts", "maxAttempts"), ("adpter", "adapter"), ("manifestPth", "manifestPath")],
+)
+def test_a_misspelt_key_is_a_located_error(
+    project: Path, key: str, meant: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ignoring a near miss of a known key would silently change what runs (issue 23)."""
+    config = write_config(
+        project, f'{{\n  "manifestPath": "app/todo.manifest.yaml",\n  "{key}": "x"\n}}\n'
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_config(config)
+    assert caught.value.location == f"{config.resolve()}:3:3"
+    assert run_cli(["plan", "--config", str(config)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"error: {config.resolve()}:3:3: unknown config key {key!r}\n")
+    assert f"hint: did you mean {meant!r}?" in err
 
 
 @pytest.mark.parametrize(

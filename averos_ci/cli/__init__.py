@@ -9,6 +9,7 @@ that ``averos-ci validate`` starts fast.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import typer
@@ -40,7 +41,8 @@ def run_cli(argv: list[str] | None = None) -> int:
         typer.echo("interrupted", err=True)
         return int(ExitCode.INTERRUPTED)
     except AverosCIError as exc:
-        typer.echo(neutralise(f"error: {exc}"), err=True)
+        text = str(exc)  # findings already say "<file>:<line>:<col>: error <CODE> ..."
+        typer.echo(neutralise(text if _SAYS_ERROR.match(text) else f"error: {text}"), err=True)
         return int(exc.exit_code)
     except Exception as exc:
         if _is_usage_error(exc):
@@ -55,6 +57,9 @@ def run_cli(argv: list[str] | None = None) -> int:
         )
         return int(ExitCode.INTERNAL)
     return int(result) if isinstance(result, int) else 0
+
+
+_SAYS_ERROR = re.compile(r"^\S.*?:\d+:\d+: error [A-Z]+-\d+ ")
 
 
 def _is_usage_error(exc: Exception) -> bool:

@@ -77,6 +77,7 @@ def run(
 
     from averos_ci._model import RunMode
     from averos_ci.config import load_config
+    from averos_ci.config_check import check_config
     from averos_ci.errors import Interrupted, RunFailed
     from averos_ci.execute import apply
     from averos_ci.execute.hints import run_failure_hint
@@ -88,6 +89,7 @@ def run(
     )  # fmt: skip
     for warning in cfg.warnings:
         print(warning, file=sys.stderr)
+    check_config(cfg)  # the check `plan` makes: what fails here failed the plan too
     if plan is not None:
         from averos_ci.execute.saved_plan import apply_saved_plan
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from averos_ci.errors import ConfigError
 from averos_ci.execute.events import RunnerEvent, RunnerEventListener
@@ -53,6 +53,21 @@ class CollectingListener:
         self.events.append(event)
 
 
+def listener_target(spec: str) -> Any:
+    """The object a ``"module:attribute"`` entry names (imported, not yet called): what a
+    config check can verify without running a user's factory."""
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise ConfigError(f"listener {spec!r} must be written 'module:attribute'")
+    try:
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(
+            f"listener {spec!r} cannot be loaded: {exc}",
+            hint="check the module is importable (installed or on PYTHONPATH)",
+        ) from None
+
+
 def load_listeners(specs: Iterable[str]) -> list[RunnerEventListener]:
     """Build listeners named ``module:attribute`` in the config's ``listeners`` key.
 
@@ -60,16 +75,7 @@ def load_listeners(specs: Iterable[str]) -> list[RunnerEventListener]:
     """
     found: list[RunnerEventListener] = []
     for spec in specs:
-        module_name, sep, attr = spec.partition(":")
-        if not sep or not module_name or not attr:
-            raise ConfigError(f"listener {spec!r} must be written 'module:attribute'")
-        try:
-            target = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
-            raise ConfigError(
-                f"listener {spec!r} cannot be loaded: {exc}",
-                hint="check the module is importable (installed or on PYTHONPATH)",
-            ) from None
+        target = listener_target(spec)
         is_instance = isinstance(target, RunnerEventListener) and not isinstance(target, type)
         if is_instance:
             listener = target

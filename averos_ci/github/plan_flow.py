@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from averos_ci.config_check import check_config
 from averos_ci.errors import AverosCIError
 from averos_ci.forge.actions_env import ActionsEnv, annotate
 from averos_ci.forge.api import GitHubAPIError, GitHubClient
@@ -87,6 +88,7 @@ def _plan_for(
     sb = ctx.state_branch()
     tip = sb.fetch()
     state = ctx.load_state(sb, tip)
+    check_config(ctx.config)  # what the apply's run would refuse fails the plan, the same way
     # fatal=False: a drifted workspace is reported in the comment; the apply refuses it
     base = ctx.plan_state(sb, state, manifest_path=manifest_path, fatal=False)
     result = base.planned

@@ -91,6 +91,7 @@ def _plan_and_write(
     policy: bool = False,
 ) -> ExecutionPlan:
     from averos_ci.config import load_config
+    from averos_ci.config_check import check_config
     from averos_ci.plan.identity import execution_identity
     from averos_ci.plan.render import RENDERERS
     from averos_ci.state import FileStateStore
@@ -99,6 +100,7 @@ def _plan_and_write(
 
     cfg = load_config(config, required=config is not None or manifest is None)
     cfg = cfg.with_overrides(manifest_path=manifest, state_path=state)
+    check_config(cfg)  # what `run` would refuse fails the plan, the same way
     for warning in cfg.warnings:
         print(warning, file=sys.stderr)
     base = plan_on_base(

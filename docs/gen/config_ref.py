@@ -206,7 +206,8 @@ def render() -> str:
         "config file; paths given on the command line are relative to the current directory.",
         "",
         *_rows(config_keys()),
-        "Unknown keys are warnings (`CFG-01`), wrong types located errors "
+        "Unknown keys are warnings (`CFG-01`), except a near miss of a known key (`adpter`): "
+        "a located error with a did-you-mean. Wrong types are located errors "
         "(`file:line:col: /key: message`, exit 2). Averos's documented value forms are "
         'accepted with a warning naming the canonical form (`CFG-02`): `"true"`/`"false"` '
         "for `development`, digit strings for `timeoutMs` and `maxAttempts`. The keys of "

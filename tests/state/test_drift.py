@@ -60,6 +60,19 @@ class FileWriter:
         pass
 
 
+def file_writer(options: object) -> FileWriter:
+    return FileWriter()
+
+
+@pytest.fixture(autouse=True)
+def _files_adapter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The config names ``files``: registered, as an installed adapter would be (``plan`` and
+    ``run`` refuse an adapter name the registry does not know)."""
+    from averos_ci.execute import adapters
+
+    monkeypatch.setitem(adapters._BUILTIN, "files", f"{__name__}:file_writer")
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     shutil.copy(EXAMPLE_DIR / "todoapp.manifest.yaml", tmp_path / "todoapp.manifest.yaml")

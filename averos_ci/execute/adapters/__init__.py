@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
+from averos_ci._suggest import suggest
 from averos_ci.errors import ConfigError, InputError
 from averos_ci.execute.contracts import AdapterFactory, ExecutionAdapter
 
@@ -13,6 +14,12 @@ if TYPE_CHECKING:
     from averos_ci.config import RunConfig
 
 ENTRY_POINT_GROUP = "averos_ci.adapters"
+
+
+class UnknownAdapter(InputError):
+    """No built-in adapter and no ``averos_ci.adapters`` entry point has this name."""
+
+
 _BUILTIN = {
     "mock": "averos_ci.execute.adapters.mock:MockAdapter",
     "node-module": "averos_ci.execute.adapters.node_module:NodeModuleAdapter",
@@ -20,6 +27,7 @@ _BUILTIN = {
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "UnknownAdapter",
     "adapter_options",
     "available_adapters",
     "get_adapter",
@@ -45,8 +53,10 @@ def get_adapter(name: str, options: Mapping[str, Any] | None = None) -> Executio
     """Build adapter ``name`` from its ``adapterOptions``; unknown names are an InputError."""
     eps = _entry_points()
     if name not in eps:
-        raise InputError(
-            f"unknown adapter {name!r}", hint=f"available adapters: {', '.join(sorted(eps))}"
+        near = suggest(name, eps)
+        available = f"available adapters: {', '.join(sorted(eps))}"
+        raise UnknownAdapter(
+            f"unknown adapter {name!r}", hint=f"{near} ({available})" if near else available
         )
     try:
         factory: AdapterFactory = eps[name].load()

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from pydantic import BaseModel
 
+from averos_ci._suggest import suggest as suggest
 from averos_ci.manifest.schema import SimpleMember
 
 Members = dict[tuple[int, int], BaseModel]
@@ -17,10 +16,3 @@ def member_name(m: BaseModel) -> str:
 
 def member_key(m: BaseModel) -> str:
     return "mname" if isinstance(m, SimpleMember) else "memberName"
-
-
-def suggest(name: str, choices: Iterable[str]) -> str | None:
-    import difflib
-
-    close = difflib.get_close_matches(name, sorted(choices), n=1)
-    return f"did you mean {close[0]!r}?" if close else None

@@ -43,6 +43,9 @@ class PlanOut(Out):
     drift: dict[str, Any] | None
     policy: dict[str, Any] | None  # the config's policy verdict (None: no policy section)
     warnings: list[str]
+    # per changed file: path, status, +added -removed, merged, conflict (None: the adapter does
+    # not regenerate, so the plan carries no code patch)
+    codePatch: list[dict[str, Any]] | None = None
 
 
 class ExplainOut(Out):

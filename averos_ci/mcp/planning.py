@@ -14,13 +14,13 @@ from averos_ci.source import parse_document
 def plan_summary(
     ws: Workspace, *, path: str | None = None, against: str = "state", project: str | None = None
 ) -> dict[str, Any]:
-    """The plan as the CLI computes it (:func:`averos_ci.state.guard.plan_on_base`), in the
-    JSON shape ``plan --format json`` writes (sensitive values masked), plus a text rendering."""
+    """The plan as the CLI computes it (:func:`averos_ci.plan.command.plan_project`: the config
+    checked as ``run`` checks it, the code patch when the adapter regenerates), in the JSON
+    shape ``plan --format json`` writes (sensitive values masked), plus a text rendering."""
+    from averos_ci.plan.command import plan_project
     from averos_ci.plan.identity import execution_identity
     from averos_ci.plan.render import render_text
     from averos_ci.plan.sensitive import mask_wire
-    from averos_ci.state import FileStateStore
-    from averos_ci.state.guard import plan_on_base
 
     cfg = ws.run_config(project)
     manifest = ws.manifest(path, project=project)
@@ -28,17 +28,7 @@ def plan_summary(
     drift: dict[str, object] | None = None
     warnings: list[str] = list(cfg.warnings)
     if against == "state":
-        base = plan_on_base(
-            manifest_path=manifest,
-            state=FileStateStore(cfg.state_path).load(),
-            state_path=cfg.state_path,
-            adapter=cfg.adapter,
-            workspace_root=cfg.workspace_root,
-            fatal=False,
-            max_bytes=ws.max_bytes,
-            execution=execution_identity(cfg),
-        )
-        planned = base.planned
+        base, planned = plan_project(cfg, max_bytes=ws.max_bytes)
         warnings += [*base.warnings, *planned.warnings]
         if base.drift is not None:
             drift = base.drift.to_json()
@@ -75,7 +65,16 @@ def plan_summary(
         "drift": drift,
         "policy": policy,
         "warnings": warnings,
+        "codePatch": _patch_summary(wire.get("codePatch")),
     }
+
+
+def _patch_summary(patch: Any) -> list[dict[str, Any]] | None:
+    """The code change per file, without the diffs (``plan --format json`` has them)."""
+    if not isinstance(patch, dict):
+        return None
+    keep = ("path", "status", "added", "removed", "oldPath", "merged", "conflict")
+    return [{k: f[k] for k in keep if k in f} for f in patch.get("files", [])]
 
 
 def _state_at_ref(ws: Workspace, *, manifest_rel: str, ref: str) -> Any:

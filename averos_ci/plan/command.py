@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from averos_ci.config import RunConfig
     from averos_ci.plan.model import ExecutionPlan
     from averos_ci.plan.planner import PlanResult
+    from averos_ci.state.guard import Base
 
 
 def plan_command(
@@ -80,6 +81,29 @@ def _with_code_patch(planned: PlanResult, cfg: RunConfig) -> PlanResult:
     return plan_patch(planned, config=cfg, adapter=adapter, execution=execution).planned
 
 
+def plan_project(cfg: RunConfig, *, max_bytes: int | None = None) -> tuple[Base, PlanResult]:
+    """The plan of one project against its recorded state, as ``averos-ci plan`` computes it:
+    the config checked as ``run`` checks it, the plan on the state's base, and the code patch
+    when the adapter regenerates. Returns the base (drift, warnings) and the result."""
+    from averos_ci.config_check import check_config
+    from averos_ci.plan.identity import execution_identity
+    from averos_ci.state import FileStateStore
+    from averos_ci.state.guard import plan_on_base
+
+    check_config(cfg)  # what `run` would refuse fails the plan, the same way
+    base = plan_on_base(
+        manifest_path=cfg.manifest_path,
+        state=FileStateStore(cfg.state_path).load(),
+        state_path=cfg.state_path,
+        adapter=cfg.adapter,
+        workspace_root=cfg.workspace_root,
+        fatal=False,
+        max_bytes=max_bytes,
+        execution=execution_identity(cfg),
+    )
+    return base, _with_code_patch(base.planned, cfg)
+
+
 def _plan_and_write(
     *,
     config: Path | None,
@@ -91,29 +115,14 @@ def _plan_and_write(
     policy: bool = False,
 ) -> ExecutionPlan:
     from averos_ci.config import load_config
-    from averos_ci.config_check import check_config
-    from averos_ci.plan.identity import execution_identity
     from averos_ci.plan.render import RENDERERS
-    from averos_ci.state import FileStateStore
     from averos_ci.state.drift import render_drift
-    from averos_ci.state.guard import plan_on_base
 
     cfg = load_config(config, required=config is not None or manifest is None)
     cfg = cfg.with_overrides(manifest_path=manifest, state_path=state)
-    check_config(cfg)  # what `run` would refuse fails the plan, the same way
     for warning in cfg.warnings:
         print(warning, file=sys.stderr)
-    base = plan_on_base(
-        manifest_path=cfg.manifest_path,
-        state=FileStateStore(cfg.state_path).load(),
-        state_path=cfg.state_path,
-        adapter=cfg.adapter,
-        workspace_root=cfg.workspace_root,
-        fatal=False,
-        max_bytes=max_bytes,
-        execution=execution_identity(cfg),
-    )
-    result = _with_code_patch(base.planned, cfg)
+    base, result = plan_project(cfg, max_bytes=max_bytes)
     for warning in (*base.warnings, *result.warnings):
         print(warning, file=sys.stderr)
     verdict = None

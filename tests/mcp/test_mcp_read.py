@@ -142,3 +142,24 @@ def test_inline_syntax_errors_are_located_findings(repo: Path) -> None:
     [finding] = out["findings"]
     assert finding["code"] == "SYN-05" and finding["line"] == 3
     assert finding["file"] == "<manifest>.yaml" and out["valid"] is False
+
+
+def test_plan_with_a_regenerating_adapter_carries_the_code_patch(repo: Path) -> None:
+    config = repo / "averos.config.json"
+    data = json.loads(config.read_text())
+    data["adapterOptions"] = {"writeFiles": True}  # the mock then generates real files
+    config.write_text(json.dumps(data))
+    misspelt = {**data, "adapterOptions": {"writeFile": True}}
+
+    async def script(s: ClientSession) -> object:
+        good = await s.call_tool("plan", {})
+        config.write_text(json.dumps(misspelt))
+        return good, await s.call_tool("plan", {})
+
+    good, bad = drive(repo, script)
+    files = good.structured_content["codePatch"]
+    assert files and {f["status"] for f in files} == {"created"}
+    assert all(f["added"] > 0 and f["removed"] == 0 and not f["conflict"] for f in files)
+    assert not (repo / "workspace").exists() or not any((repo / "workspace").iterdir())
+    # what `run` refuses fails the plan the same way (the config check is the CLI's)
+    assert "writeFile" in error_of(bad)["message"]

@@ -3,7 +3,9 @@ TTY, plain lines otherwise, and one ``::group::`` block per node under GitHub Ac
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -133,3 +135,15 @@ def _summary_line(event: RunnerCompleted) -> str:
         f"in {s.duration_ms} ms"
     )
     return f"{line}\n{event.interrupted}" if event.interrupted else line
+
+
+def next_step_line(*, adapter: str, workspace_root: Path, config: Path | None) -> str | None:
+    """The last line of a successful run that generated an Angular application: where it is
+    and the command that shows it running (``config`` as the user typed it)."""
+    if adapter != "angular-schematics":
+        return None
+    where = workspace_root
+    with contextlib.suppress(ValueError):
+        where = workspace_root.relative_to(Path.cwd())
+    named = f" --config {shlex.quote(str(config))}" if config is not None else ""
+    return f"application: {where}/ (Angular workspace); see it running: averos-ci preview{named}"

@@ -57,7 +57,7 @@ def path_without_node(folder: Path, path: str) -> str:
     for directory in path.split(os.pathsep):
         for program in _programs(Path(directory)):
             link = folder / program.name
-            if program.name not in NODE_TOOLS and not link.exists(follow_symlinks=False):
+            if program.name not in NODE_TOOLS and not link.is_symlink():
                 link.symlink_to(program)
     return str(folder)
 

@@ -114,6 +114,10 @@ def warm_cache() -> Path:
     return Path(env) if env else Path(xdg) / "averos-ci"
 
 
+def say(label: str, seconds: float) -> None:
+    print(f"  {label:<52}{seconds:7.1f} s", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="warm fresh clones (median)")
@@ -129,17 +133,15 @@ def main() -> int:
             cold, again = fresh_clone_runs(
                 command, cache=Path(clean) / "cache", pip_cache=Path(clean) / "pip"
             )
-        print(f"  clean machine (empty pip, npm and template caches)  {cold:7.1f} s")
-        print(f"  second run (nothing to do)                          {again:7.1f} s")
+        say("clean machine (empty pip, npm and template caches)", cold)
+        say("second run (nothing to do)", again)
     runs = [
         fresh_clone_runs(command, cache=warm, pip_cache=warm / "pip")
         for _ in range(1 if args.quick else args.runs)
     ]
     label = "one run" if args.quick else f"median of {len(runs)}"
-    first = statistics.median(r[0] for r in runs)
-    second = statistics.median(r[1] for r in runs)
-    print(f"  warm caches, fresh clone ({label})" + " " * (19 - len(label)) + f"{first:7.1f} s")
-    print(f"  warm caches, second run ({label})" + " " * (20 - len(label)) + f"{second:7.1f} s")
+    say(f"warm caches, fresh clone ({label})", statistics.median(r[0] for r in runs))
+    say(f"warm caches, second run ({label})", statistics.median(r[1] for r in runs))
     return 0
 
 

@@ -171,7 +171,7 @@ def _activity_column(running: Running) -> Any:
     class Activity(ProgressColumn):
         def render(self, task: Task) -> Text:
             longest = max(running.longer_than(1.0), key=lambda item: item[1], default=None)
-            text = running.describe(*longest) if longest is not None else ""
+            text = running.activity(*longest) if longest is not None else ""
             return Text(text, overflow="ellipsis", no_wrap=True)
 
     return Activity()

@@ -70,8 +70,12 @@ class Running:
 
     def describe(self, node_id: str, elapsed: float) -> str:
         """``application:ToDoApp 40 s: added 1012 packages``."""
+        return f"{node_id} {self.activity(node_id, elapsed)}"
+
+    def activity(self, node_id: str, elapsed: float) -> str:
+        """``40 s: added 1012 packages``: the elapsed time and the node log's last line."""
         line = last_line(node_log_path(self.logs_dir, node_id))
-        return f"{node_id} {elapsed:.0f} s" + (f": {line}" if line else "")
+        return f"{elapsed:.0f} s" + (f": {line}" if line else "")
 
 
 class Heartbeat:

@@ -69,7 +69,14 @@ def find_toolchain(min_node_version: str, *, cache_dir: Path | None = None) -> T
             f"Node.js {out.strip() or '?'} at {node} is too old: Angular 14 and "
             f"@wiforge/averos need Node.js {'.'.join(map(str, minimum))} or newer"
         )
-    folder = wheel_bin(cache_dir or cache_root())
+    where = cache_dir or cache_root()
+    try:
+        folder = wheel_bin(where)
+    except OSError as exc:
+        raise ToolchainError(
+            f"{problem}; the Node.js from PyPI needs a folder in {where}: {exc.strerror}",
+            hint="set adapterOptions.cacheDir or AVEROS_CI_CACHE_DIR to a writable folder",
+        ) from None
     if folder is None:
         raise ToolchainError(problem, hint=hint)
     version, out = node_version(str(folder / "node"), hint=hint)

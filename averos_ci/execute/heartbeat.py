@@ -31,12 +31,31 @@ def interval_s(value: float | None = None) -> float:
 
 
 def last_line(log: Path) -> str:
-    """The last non-empty line of ``log``, without control characters, shortened."""
-    for line in reversed(tail(log, max_lines=20, max_bytes=4096).splitlines()):
-        text = _CONTROL.sub("", line.split("\r")[-1]).strip()
-        if text:
-            return text if len(text) <= _WIDTH else text[: _WIDTH - 1] + "…"
-    return ""
+    """What ``log`` says last: its last non-empty line, after the command it comes from when
+    that is not the line itself (``npx @angular/cli@14.2.13 new: CREATE src/app/…``);
+    control characters removed, shortened."""
+    lines = [_clean(ln) for ln in tail(log, max_lines=400, max_bytes=65536).splitlines()]
+    lines = [ln for ln in lines if ln]
+    if not lines:
+        return ""
+    last = lines[-1]
+    command = next((ln for ln in reversed(lines) if ln.startswith("$ ")), None)
+    if command is not None and command is not last and not last.startswith("---"):
+        last = f"{_short_command(command)}: {last}"
+    return last if len(last) <= _WIDTH else last[: _WIDTH - 1] + "…"
+
+
+def _clean(line: str) -> str:
+    return _CONTROL.sub("", line.split("\r")[-1]).strip()
+
+
+def _short_command(line: str) -> str:
+    """``$ /usr/bin/npx -y @angular/cli@14 new App --x`` -> ``npx @angular/cli@14 new``."""
+    words = line[2:].split()
+    if not words:
+        return ""
+    kept = [Path(words[0]).name, *(w for w in words[1:] if not w.startswith("-"))]
+    return " ".join(kept[:3])
 
 
 class Running:

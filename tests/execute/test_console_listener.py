@@ -74,3 +74,21 @@ def test_a_long_node_prints_a_heartbeat_with_its_last_log_line(
     )  # fmt: skip
     run_plan(build_plan({"a": []}), listeners=[again], adapter_options={"latencyMs": 1})
     assert " running " not in quick.getvalue()
+
+
+def test_the_heartbeat_names_the_command_the_last_line_comes_from(tmp_path: Path) -> None:
+    from averos_ci.execute.heartbeat import last_line
+
+    log = tmp_path / "node.log"
+    log.write_text(
+        "$ /usr/bin/npx -y @angular/cli@14.2.13 new ToDoApp --directory=ws --defaults\n"
+        "CREATE ws/src/app/app.component.ts (212 bytes)\n\x1b[32m\n",
+        encoding="utf-8",
+    )
+    assert (
+        last_line(log)
+        == "npx @angular/cli@14.2.13 new: CREATE ws/src/app/app.component.ts (212 bytes)"
+    )
+    log.write_text("x" * 300 + "\n", encoding="utf-8")
+    assert len(last_line(log)) == 100
+    assert last_line(tmp_path / "missing.log") == ""

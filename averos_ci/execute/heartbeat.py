@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from averos_ci import _secrets
 from averos_ci.execute.logs import node_log_path, tail
 
 DEFAULT_INTERVAL_S = 10.0
@@ -33,7 +34,8 @@ def interval_s(value: float | None = None) -> float:
 def last_line(log: Path) -> str:
     """What ``log`` says last: its last non-empty line, after the command it comes from when
     that is not the line itself (``npx @angular/cli@14.2.13 new: CREATE src/app/…``);
-    control characters removed, shortened."""
+    control characters and every secret the process knows (the plan's, the token) removed
+    (the log itself is scrubbed only when the node ends), shortened."""
     lines = [_clean(ln) for ln in tail(log, max_lines=400, max_bytes=65536).splitlines()]
     lines = [ln for ln in lines if ln]
     if not lines:
@@ -42,6 +44,7 @@ def last_line(log: Path) -> str:
     command = next((ln for ln in reversed(lines) if ln.startswith("$ ")), None)
     if command is not None and command is not last and not last.startswith("---"):
         last = f"{_short_command(command)}: {last}"
+    last = _secrets.scrub(last)
     return last if len(last) <= _WIDTH else last[: _WIDTH - 1] + "…"
 
 

@@ -92,3 +92,14 @@ def test_the_heartbeat_names_the_command_the_last_line_comes_from(tmp_path: Path
     log.write_text("x" * 300 + "\n", encoding="utf-8")
     assert len(last_line(log)) == 100
     assert last_line(tmp_path / "missing.log") == ""
+
+
+def test_the_heartbeat_never_shows_a_known_secret(tmp_path: Path) -> None:
+    """The node log is scrubbed when the node ends; the heartbeat reads it before that."""
+    from averos_ci import _secrets
+    from averos_ci.execute.heartbeat import last_line
+
+    _secrets.register("s3cr3t-heartbeat-value")
+    log = tmp_path / "node.log"
+    log.write_text("npm http fetch https://user:s3cr3t-heartbeat-value@registry\n")
+    assert "s3cr3t" not in last_line(log) and _secrets.MASK in last_line(log)

@@ -156,6 +156,8 @@ class RunConfig:
     def with_overrides(self, **overrides: Any) -> RunConfig:
         """Apply CLI flags (``None`` means "not given"); relative paths resolve against CWD."""
         values = {k: v for k, v in overrides.items() if v is not None}
+        if values.get("adapter", self.adapter) != self.adapter:  # e.g. --adapter mock
+            values.setdefault("adapter_options", {})  # the file's options are its adapter's
         for key in ("workspace_root", "manifest_path", "logs_dir", "state_path", "checkpoint_path"):
             if key in values:
                 values[key] = Path(values[key]).resolve()

@@ -17,6 +17,9 @@ FIXTURES = REPO_ROOT / "tests" / "data"
 GOLDEN_MANIFEST = FIXTURES / "averos" / "todoapp-manifest.json"
 EVENTS = FIXTURES / "github" / "events"
 EXAMPLE_DIR = REPO_ROOT / "examples" / "todoapp"
+# The example's averos.config.json runs the real Angular adapter (README command 1); the tests
+# run the same example on the mock adapter, whose config sits beside it.
+EXAMPLE_MOCK_CONFIG = EXAMPLE_DIR / "averos.mock.config.json"
 # What an example consists of; anything else there is run output (README command 1 leaves
 # .averos/ with state, checkpoints and logs; a user may add workspace/, reports, plans).
 EXAMPLE_INPUTS = ("*.config.json", "*.manifest.yaml", "*.manifest.yml", "*.manifest.json")
@@ -54,14 +57,19 @@ def require_tool(name: str, *, install: str) -> str:
     return found
 
 
-def copy_example(dest: Path, *, source: Path = EXAMPLE_DIR) -> Path:
-    """Copy an example's inputs (config files, manifests) to ``dest``, never its run output."""
+def copy_example(dest: Path, *, source: Path = EXAMPLE_DIR, mock: bool = False) -> Path:
+    """Copy an example's inputs (config files, manifests) to ``dest``, never its run output.
+
+    ``mock=True``: the copy's ``averos.config.json`` is the example's mock config
+    (``averos.mock.config.json``), so commands run on the mock adapter."""
 
     def run_output(directory: str, names: list[str]) -> set[str]:
         keep = {n for n in names if any(Path(n).match(p) for p in EXAMPLE_INPUTS)}
         return {n for n in names if n not in keep or (Path(directory) / n).is_dir()}
 
     shutil.copytree(source, dest, ignore=run_output)
+    if mock:
+        shutil.copy(dest / "averos.mock.config.json", dest / "averos.config.json")
     return dest
 
 

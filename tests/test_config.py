@@ -195,3 +195,14 @@ def test_missing_explicit_config_exits_2(
     missing = tmp_path / "nope.json"
     assert run_cli(["plan", "--config", str(missing)]) == 2
     assert f"error: {missing}" in capsys.readouterr().err
+
+
+def test_another_adapter_on_the_command_line_gets_no_adapter_options() -> None:
+    """``--adapter mock`` on the example (whose options are angular-schematics'): the mock
+    does not receive ``templateCache``; the same adapter keeps the file's options."""
+    cfg = load_config(EXAMPLE_DIR / "averos.config.json")
+    assert cfg.adapter_options == {"templateCache": True}
+    assert cfg.with_overrides(adapter="mock").adapter_options == {}
+    assert cfg.with_overrides(adapter="angular-schematics").adapter_options == {
+        "templateCache": True
+    }

@@ -122,4 +122,11 @@ def run(
             f"of {s.total}{detail}",
             hint=run_failure_hint(s, logs_dir=cfg.logs_dir),
         )
+    from averos_ci.execute.console import next_step_line
+
+    last = None if dry_run else next_step_line(
+        adapter=cfg.adapter, workspace_root=cfg.workspace_root, config=config
+    )  # fmt: skip
+    if last is not None:
+        print(last)
     return 0

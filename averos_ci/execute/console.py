@@ -1,10 +1,16 @@
 """Console progress: a final line by default; with ``--verbose`` a rich progress display on a
-TTY, plain lines otherwise, and one ``::group::`` block per node under GitHub Actions."""
+TTY, plain lines otherwise, and one ``::group::`` block per node under GitHub Actions. A long
+node shows life: its elapsed time and the last line of its log, beside the rich spinner or as
+a plain line every ``AVEROS_CI_HEARTBEAT_S`` seconds (10 by default; see
+:mod:`averos_ci.execute.heartbeat`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shlex
 import sys
+import threading
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -17,6 +23,7 @@ from averos_ci.execute.events import (
     RunnerCompleted,
     RunnerEvent,
 )
+from averos_ci.execute.heartbeat import Heartbeat, Running, interval_s
 from averos_ci.execute.logs import node_log_path, tail
 
 
@@ -30,6 +37,7 @@ class ConsoleListener:
         stream: TextIO | None = None,
         github_actions: bool | None = None,
         tty: bool | None = None,
+        heartbeat_s: float | None = None,
     ) -> None:
         self.total = total
         self.logs_dir = logs_dir
@@ -43,14 +51,36 @@ class ConsoleListener:
         self.finished = 0
         self._progress: Any = None
         self._task: Any = None
+        self._printing = threading.Lock()
+        self.running = Running(logs_dir)
+        self._heartbeat = Heartbeat(self.running, every=interval_s(heartbeat_s), say=self._beat)
 
     def on_event(self, event: RunnerEvent) -> None:
+        self._track(event)
         if self.rich:
             self._rich(event)
             return
         line = self._line(event)
         if line is not None:
+            self._say(line)
+
+    def _track(self, event: RunnerEvent) -> None:
+        if isinstance(event, NodeStarted):
+            self.running.start(event.node_id)
+            if not self.rich:
+                self._heartbeat.ensure()
+        elif isinstance(event, NodeSucceeded | NodeSkipped | NodeFailed):
+            self.running.stop(event.node_id)
+        elif isinstance(event, RunnerCompleted):
+            self.running.stop()
+            self._heartbeat.close()
+
+    def _say(self, line: str) -> None:
+        with self._printing:
             print(line, file=self.stream, flush=True)
+
+    def _beat(self, text: str) -> None:
+        self._say(f"{self._count()} {text}")
 
     def _line(self, event: RunnerEvent) -> str | None:
         if isinstance(event, RunnerCompleted):
@@ -94,14 +124,23 @@ class ConsoleListener:
     def _rich(self, event: RunnerEvent) -> None:
         if self._progress is None:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+            )
 
             self._progress = Progress(
+                SpinnerColumn(),
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
+                _activity_column(self.running),
                 console=Console(file=self.stream),
                 transient=False,
+                refresh_per_second=4,
             )
             self._progress.start()
             self._task = self._progress.add_task("applying", total=self.total)
@@ -124,6 +163,20 @@ class ConsoleListener:
             progress.console.print(_summary_line(event), markup=False)
 
 
+def _activity_column(running: Running) -> Any:
+    """A rich column: the longest-running node's elapsed time and last log line."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
+
+    class Activity(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            longest = max(running.longer_than(1.0), key=lambda item: item[1], default=None)
+            text = running.activity(*longest) if longest is not None else ""
+            return Text(text, overflow="ellipsis", no_wrap=True)
+
+    return Activity()
+
+
 def _summary_line(event: RunnerCompleted) -> str:
     s = event.summary
     status = "succeeded" if s.success else ("interrupted" if event.interrupted else "failed")
@@ -133,3 +186,15 @@ def _summary_line(event: RunnerCompleted) -> str:
         f"in {s.duration_ms} ms"
     )
     return f"{line}\n{event.interrupted}" if event.interrupted else line
+
+
+def next_step_line(*, adapter: str, workspace_root: Path, config: Path | None) -> str | None:
+    """The last line of a successful run that generated an Angular application: where it is
+    and the command that shows it running (``config`` as the user typed it)."""
+    if adapter != "angular-schematics":
+        return None
+    where = workspace_root
+    with contextlib.suppress(ValueError):
+        where = workspace_root.relative_to(Path.cwd())
+    named = f" --config {shlex.quote(str(config))}" if config is not None else ""
+    return f"application: {where}/ (Angular workspace); see it running: averos-ci preview{named}"

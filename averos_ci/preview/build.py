@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -32,8 +33,11 @@ def output_dir(workspace: Path) -> Path | None:
     return next((c for c in candidates if (c / "index.html").is_file()), None)
 
 
-def build_app(workspace: Path, *, npx: str, cache: Path, log: Path) -> Path:
-    """Build; the folder to serve. A failed build is exit 1 with the end of its output."""
+def build_app(
+    workspace: Path, *, npx: str, cache: Path, log: Path, bin_dir: str | None = None
+) -> Path:
+    """Build; the folder to serve. A failed build is exit 1 with the end of its output.
+    ``bin_dir`` (Node.js from PyPI) goes first on PATH: ``ng`` starts with ``env node``."""
     env = {
         **scrubbed_env(),
         "npm_config_cache": str(cache / "npm"),
@@ -41,6 +45,8 @@ def build_app(workspace: Path, *, npx: str, cache: Path, log: Path) -> Path:
         "NG_CLI_ANALYTICS": "false",
         "NG_FORCE_TTY": "false",
     }
+    if bin_dir:
+        env["PATH"] = os.pathsep.join(p for p in (bin_dir, env.get("PATH")) if p)
     cmd = [npx, *BUILD_ARGS]
     log.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()

@@ -60,17 +60,19 @@ def preview(
     app = read_app(cfg.workspace_root)
     options = _adapter_options(cfg.adapter, cfg.adapter_options)
     cache = cache_root(options)
-    toolchain = find_toolchain(options.min_node_version if options else "14.15.0")
+    toolchain = find_toolchain(options.min_node_version if options else "14.15.0", cache_dir=cache)
     if not (tools_dir(cache) / "node_modules").is_dir():
         _say("preview: installing json-server and playwright-core (first use)…")
-    tools = ensure_tools(cache, npm=toolchain.npm)
+    tools = ensure_tools(cache, npm=toolchain.npm, bin_dir=toolchain.bin_dir)
     folder = cfg.logs_dir / "preview"
     built = output_dir(app.workspace) if not build else None
     if built is None:
         log = folder / "build.log"
         _say(f"preview: building the app (npx {' '.join(BUILD_ARGS)}), log: {log}")
         started = time.monotonic()
-        built = build_app(app.workspace, npx=toolchain.npx, cache=cache, log=log)
+        built = build_app(
+            app.workspace, npx=toolchain.npx, cache=cache, log=log, bin_dir=toolchain.bin_dir
+        )
         _say(f"preview: built in {time.monotonic() - started:.0f} s: {built}")
     application = manifest.get("application") or {}
     login = bool(application.get("enableAuthentication")) or app.guarded

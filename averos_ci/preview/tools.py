@@ -8,6 +8,7 @@ renamed into place so that two concurrent first uses never see a half-installed 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import tempfile
@@ -30,8 +31,9 @@ def _installed(folder: Path) -> bool:
     return (folder / "node_modules" / ".package-lock.json").is_file()
 
 
-def ensure_tools(cache: Path, *, npm: str = "npm") -> Path:
-    """The folder whose ``node_modules`` holds the packages; ``npm ci`` there first if needed."""
+def ensure_tools(cache: Path, *, npm: str = "npm", bin_dir: str | None = None) -> Path:
+    """The folder whose ``node_modules`` holds the packages; ``npm ci`` there first if needed.
+    ``bin_dir`` (Node.js from PyPI) goes first on PATH."""
     target = tools_dir(cache)
     if _installed(target):
         return target
@@ -41,6 +43,8 @@ def ensure_tools(cache: Path, *, npm: str = "npm") -> Path:
         for name in FILES:
             shutil.copy(NPM_DIR / name, staging / name)
         env = {**scrubbed_env(), "npm_config_cache": str(cache / "npm")}
+        if bin_dir:
+            env["PATH"] = os.pathsep.join(p for p in (bin_dir, env.get("PATH")) if p)
         cmd = [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"]
         try:
             proc = subprocess.run(

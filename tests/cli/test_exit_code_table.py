@@ -46,7 +46,7 @@ def local_project(tmp_path: Path) -> Path:
     """examples/todoapp, applied once with the file-writing mock adapter, then a generated
     line edited by hand."""
     work = tmp_path / "local"
-    copy_example(work)
+    copy_example(work, mock=True)
     config = work / "averos.config.json"
     text = config.read_text(encoding="utf-8")
     (work / "failing.json").write_text(

@@ -25,7 +25,7 @@ from tests.conftest import copy_example
 
 @pytest.fixture
 def config_path(tmp_path: Path) -> Path:
-    return copy_example(tmp_path / "p") / "averos.config.json"
+    return copy_example(tmp_path / "p", mock=True) / "averos.config.json"
 
 
 def test_apply_returns_plan_summary_and_new_state(config_path: Path, tmp_path: Path) -> None:

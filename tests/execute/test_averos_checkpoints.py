@@ -32,7 +32,7 @@ def run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "todo"
-    copy_example(root)
+    copy_example(root, mock=True)
     return root
 
 

@@ -20,7 +20,7 @@ RECORD_KEYS = {"nodeId", "command", "startedAt", "finishedAt", "durationMs", "su
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "todo"
-    copy_example(root)
+    copy_example(root, mock=True)
     config = json.loads((root / "averos.config.json").read_text())
     config.update(
         mode="resilient",

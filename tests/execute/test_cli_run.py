@@ -27,7 +27,7 @@ def cli(workdir: Path, *args: str, env: dict[str, str] | None = None,
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     work = tmp_path / "project"
-    return copy_example(work)
+    return copy_example(work, mock=True)
 
 
 def configure(project: Path, **changes: Any) -> None:

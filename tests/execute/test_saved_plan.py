@@ -20,7 +20,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "todoapp"
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     work = tmp_path / "project"
-    copy_example(work)
+    copy_example(work, mock=True)
     monkeypatch.chdir(work)
     return work
 

@@ -91,7 +91,7 @@ class World:
             return None
 
     def write_config(self) -> None:
-        config = json.loads((EXAMPLE_DIR / "averos.config.json").read_text(encoding="utf-8"))
+        config = json.loads((EXAMPLE_DIR / "averos.mock.config.json").read_text(encoding="utf-8"))
         config["github"] = {
             "progressIntervalSeconds": 0,
             "apiMaxWaitSeconds": 5,

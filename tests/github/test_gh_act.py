@@ -77,7 +77,7 @@ def test_composite_action_under_act(tmp_path: Path, fake: FakeGitHub) -> None:
     git(repo, "init", "-q", "-b", "main")
     git(repo, "remote", "add", "origin", str(origin))
     _copy_action(repo)
-    config = json.loads((EXAMPLE_DIR / "averos.config.json").read_text(encoding="utf-8"))
+    config = json.loads((EXAMPLE_DIR / "averos.mock.config.json").read_text(encoding="utf-8"))
     (repo / "averos.config.json").write_text(json.dumps(config), encoding="utf-8")
     (repo / "todoapp.manifest.yaml").write_text(manifest_variant(1), encoding="utf-8")
     (repo / ".github" / "workflows").mkdir(parents=True)

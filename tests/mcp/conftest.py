@@ -51,7 +51,7 @@ def repo(tmp_path: Path) -> Path:
     """The ToDo example committed on ``main`` of a clone whose origin is a bare repository."""
     origin = tmp_path / "origin.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin))
-    work = copy_example(tmp_path / "work")
+    work = copy_example(tmp_path / "work", mock=True)
     git(work, "init", "-q", "-b", "main")
     git(work, "add", "-A")
     git(work, "commit", "-q", "-m", "the ToDo app")

@@ -81,7 +81,7 @@ def test_cli_junit_matches_the_summary(tmp_path: Path, schema: xmlschema.XMLSche
     import subprocess
     import sys
 
-    project = copy_example(tmp_path / "p")
+    project = copy_example(tmp_path / "p", mock=True)
     config = json.loads((project / "averos.config.json").read_text())
     config.update(mode="resilient", maxAttempts=1,
                   adapterOptions={"failNodes": ["entity:ToDoTask"]})  # fmt: skip

@@ -35,7 +35,9 @@ def project(tmp_path: Path) -> Path:
 def test_without_adapter_the_real_one_is_used(project: Path) -> None:
     assert load_config(project / "averos.config.json").adapter == "angular-schematics"
     example = json.loads((EXAMPLE_DIR / "averos.config.json").read_text())
-    assert example["adapter"] == "mock"  # the README's quick example names the mock
+    assert example["adapter"] == "angular-schematics"  # README command 1 generates the app
+    mock = json.loads((EXAMPLE_DIR / "averos.mock.config.json").read_text())
+    assert mock["adapter"] == "mock"  # the tests' config, beside it
 
 
 def test_mock_says_so_in_output_and_summary(

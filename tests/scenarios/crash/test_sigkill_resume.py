@@ -38,7 +38,7 @@ RUN = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"]
 
 
 def make_project(root: Path, latency_ms: int) -> Path:
-    copy_example(root)
+    copy_example(root, mock=True)
     config = json.loads((root / "averos.config.json").read_text())
     config.update(adapterOptions={"latencyMs": latency_ms}, maxAttempts=1)
     (root / "averos.config.json").write_text(json.dumps(config))

@@ -19,7 +19,7 @@ COMMAND = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.jso
 
 
 def _project(tmp_path: Path, *, latency_ms: int) -> Path:
-    project = copy_example(tmp_path / "p")
+    project = copy_example(tmp_path / "p", mock=True)
     _set_latency(project, latency_ms)
     return project
 

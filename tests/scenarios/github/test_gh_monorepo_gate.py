@@ -42,7 +42,7 @@ def world(tmp_path: Path, fake: FakeGitHub) -> World:
     w = make_world(tmp_path, fake)
     # A monorepo: no root project, three projects under apps/.
     git(w.dev, "rm", "-q", "averos.config.json", "todoapp.manifest.yaml")
-    base = json.loads((EXAMPLE_DIR / "averos.config.json").read_text(encoding="utf-8"))
+    base = json.loads((EXAMPLE_DIR / "averos.mock.config.json").read_text(encoding="utf-8"))
     base["github"] = {
         "progressIntervalSeconds": 0,
         "apiMaxWaitSeconds": 5,

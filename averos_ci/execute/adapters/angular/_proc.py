@@ -6,8 +6,10 @@ import contextlib
 import os
 import signal
 import subprocess
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
 from averos_ci.execute.adapters import _children as children
 from averos_ci.execute.adapters._env import scrubbed_env
@@ -78,11 +80,13 @@ def run(
     log: Path | None = None,
     track: tuple[Path, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``cmd``; append its output to ``log``; raise :class:`CommandFailed` on failure.
+    """Run ``cmd``; stream its output into ``log`` line by line as it comes (the console shows
+    a long command's last line from there); raise :class:`CommandFailed` on failure.
 
     ``track=(workspace, marker)`` runs it in its own process group recorded in the
     workspace, so that a run resumed after a SIGKILL can end it (see ``adapters._children``).
     """
+    sink = _LogSink(log, cmd)
     proc = subprocess.Popen(
         list(cmd),
         cwd=cwd,
@@ -91,35 +95,71 @@ def run(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        errors="replace",
         start_new_session=True,
     )
     if track is not None:
         children.record(track[0], proc.pid, track[1])
+    assert proc.stdout is not None and proc.stderr is not None
+    readers = [sink.follow(proc.stdout), sink.follow(proc.stderr)]
+    timed_out = False
     try:
-        out, err = proc.communicate(timeout=timeout)
+        proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
+        timed_out = True
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        append_log(log, cmd, out, err, None)
-        raise CommandFailed(cmd, None, out, err) from None
+        proc.wait()
     finally:
         if track is not None:
             children.forget(track[0])
-    append_log(log, cmd, out, err, proc.returncode)
-    if proc.returncode != 0:
-        raise CommandFailed(cmd, proc.returncode, out, err)
-    return subprocess.CompletedProcess(list(cmd), proc.returncode, out, err)
+    out, err = (reader.result() for reader in readers)
+    code = None if timed_out else proc.returncode
+    sink.close(code)
+    if code != 0:
+        raise CommandFailed(cmd, code, out, err)
+    return subprocess.CompletedProcess(list(cmd), code, out, err)
 
 
-def append_log(
-    log: Path | None, cmd: Sequence[str], stdout: str, stderr: str, code: int | None
-) -> None:
-    if log is None:
-        return
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("a", encoding="utf-8") as f:
-        f.write(f"$ {' '.join(cmd)}\n{stdout}")
-        if stderr:
-            f.write(f"--- stderr ---\n{stderr}")
-        f.write(f"--- exit code {code} ---\n")
+class _Reader:
+    def __init__(self, stream: IO[str], sink: _LogSink) -> None:
+        self.lines: list[str] = []
+        self._thread = threading.Thread(target=self._pump, args=(stream, sink), daemon=True)
+        self._thread.start()
+
+    def _pump(self, stream: IO[str], sink: _LogSink) -> None:
+        with stream:
+            for line in stream:
+                self.lines.append(line)
+                sink.write(line)
+
+    def result(self) -> str:
+        self._thread.join()
+        return "".join(self.lines)
+
+
+class _LogSink:
+    """The command's log: ``$ cmd``, its output lines as they come, ``--- exit code N ---``."""
+
+    def __init__(self, log: Path | None, cmd: Sequence[str]) -> None:
+        self._lock = threading.Lock()
+        self._file: IO[str] | None = None
+        if log is not None:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            self._file = log.open("a", encoding="utf-8")
+            self.write(f"$ {' '.join(cmd)}\n")
+
+    def follow(self, stream: IO[str]) -> _Reader:
+        return _Reader(stream, self)
+
+    def write(self, text: str) -> None:
+        if self._file is None:
+            return
+        with self._lock:
+            self._file.write(text if text.endswith("\n") else text + "\n")
+            self._file.flush()
+
+    def close(self, code: int | None) -> None:
+        if self._file is not None:
+            self.write(f"--- exit code {code} ---\n")
+            self._file.close()

@@ -60,7 +60,7 @@ class AngularSchematicsAdapter:
 
     # -- lifecycle -------------------------------------------------------------------
     def preflight(self, context: ExecutionContext) -> None:
-        self._toolchain = find_toolchain(self.options.min_node_version)
+        self._toolchain = find_toolchain(self.options.min_node_version, cache_dir=self.cache_root)
         root = context.workspace_root
         if is_bootstrapped(root, self.options.collection):
             schematics = root / "node_modules" / "@angular-devkit" / "schematics"
@@ -211,7 +211,9 @@ class AngularSchematicsAdapter:
     # -- helpers used by execute_schematic ------------------------------------------
     def toolchain(self) -> Toolchain:
         if self._toolchain is None:
-            self._toolchain = find_toolchain(self.options.min_node_version)
+            self._toolchain = find_toolchain(
+                self.options.min_node_version, cache_dir=self.cache_root
+            )
         return self._toolchain
 
     def schematics_root(self, context: ExecutionContext) -> Path | None:
@@ -228,7 +230,7 @@ class AngularSchematicsAdapter:
             self._driver = Driver(
                 node=self.toolchain().node,
                 root=root,
-                env=tool_env(self.cache_root, registry=self.options.registry),
+                env=self.toolchain().env(tool_env(self.cache_root, registry=self.options.registry)),
                 stderr_log=context.logs_dir / "angular-driver.stderr.log",
                 track=not context.dry_run,
             )

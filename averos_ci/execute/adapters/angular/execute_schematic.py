@@ -173,7 +173,9 @@ def _per_process(
             collection=adapter.options.collection,
             schematic=schematic,
             options=options,
-            env=tool_env(adapter.cache_root, registry=adapter.options.registry),
+            env=adapter.toolchain().env(
+                tool_env(adapter.cache_root, registry=adapter.options.registry)
+            ),
             dry_run=context.dry_run,
             log=context.log_file,
             timeout=adapter.options.node_timeout_s,

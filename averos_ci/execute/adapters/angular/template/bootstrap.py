@@ -70,7 +70,9 @@ class BootstrapSpec:
             registry=options.registry,
             cache_root=cache_root or default_cache_root(options),
             timeout_s=options.install_timeout_s,
-            toolchain=find_toolchain(options.min_node_version),
+            toolchain=find_toolchain(
+                options.min_node_version, cache_dir=cache_root or default_cache_root(options)
+            ),
         )
 
     def key_fields(self) -> dict[str, str]:
@@ -94,7 +96,7 @@ def create_workspace(
 ) -> None:
     """Create the workspace at ``dest`` (which must not exist yet). Takes minutes."""
     tc = spec.toolchain
-    env = tool_env(spec.cache_root, registry=spec.registry)
+    env = tc.env(tool_env(spec.cache_root, registry=spec.registry))
     dest.parent.mkdir(parents=True, exist_ok=True)
     steps: list[tuple[list[str], Path]] = [
         (
@@ -207,7 +209,7 @@ def install_dependencies(
         run(
             cmd,
             cwd=root,
-            env=tool_env(cache_root, registry=options.registry),
+            env=toolchain.env(tool_env(cache_root, registry=options.registry)),
             timeout=options.install_timeout_s,
             log=context.log_file,
         )

@@ -1,0 +1,30 @@
+"""The README is a front page (issue 27): short, the two commands on top, and every link into
+the manual lands on a page that exists, so GitHub never shows a dead link."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import REPO_ROOT
+
+README = REPO_ROOT / "README.md"
+LINK = re.compile(r"\]\((?!https?://)([^)#\s]+)(?:#[^)\s]*)?\)")
+
+
+def test_the_readme_is_at_most_250_lines() -> None:
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250, len(lines)
+
+
+def test_the_two_commands_come_first_and_command_2_is_the_contributors() -> None:
+    text = README.read_text(encoding="utf-8")
+    first_heading = text.index("\n## ")
+    assert text.index("<!-- newcomer:command-1") < text.index("bash .ci/run") < first_heading
+    assert "contributors'" in text[:first_heading]
+
+
+def test_every_relative_link_of_the_readme_names_a_file() -> None:
+    targets = LINK.findall(README.read_text(encoding="utf-8"))
+    assert "docs/tutorial/first-pull-request.md" in targets
+    missing = [t for t in targets if not (REPO_ROOT / t).exists()]
+    assert not missing, missing

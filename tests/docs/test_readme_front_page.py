@@ -28,3 +28,10 @@ def test_every_relative_link_of_the_readme_names_a_file() -> None:
     assert "docs/tutorial/first-pull-request.md" in targets
     missing = [t for t in targets if not (REPO_ROOT / t).exists()]
     assert not missing, missing
+
+
+def test_the_readme_flow_is_the_site_home_pages_which_the_mermaid_parser_checks() -> None:
+    block = re.compile(r"^```mermaid\n(.*?)^```$", re.S | re.M)
+    drawn = block.findall(README.read_text(encoding="utf-8"))
+    home = block.findall((REPO_ROOT / "docs" / "index.md").read_text(encoding="utf-8"))
+    assert drawn and all(d in home for d in drawn)  # tests/docs/test_diagrams.py parses home

@@ -65,8 +65,13 @@ def test_the_action_exposes_the_logs_path() -> None:
     assert action["outputs"]["logs-path"]["value"] == "${{ steps.run.outputs.logs-path }}"
 
 
-def test_readme_documents_what_the_examples_rely_on() -> None:
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    for needle in ("### Branch protection and tokens", "`logs-path`", "### Releases", "@v0"):
-        assert needle in readme, needle
+def test_the_docs_document_what_the_examples_rely_on() -> None:
+    docs = REPO_ROOT / "docs"
+    for page, needle in (
+        ("how-to/protected-branches.md", "## Branch protection and tokens"),
+        ("reference/github-action.md", "`logs-path`"),
+        ("development.md", "## Releases"),
+        ("reference/github-action.md", "@v0"),
+    ):
+        assert needle in (docs / page).read_text(encoding="utf-8"), (page, needle)
     assert Path(REPO_ROOT / ".github" / "workflows" / "release.yml").is_file()

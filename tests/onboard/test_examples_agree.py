@@ -1,5 +1,5 @@
 """The example workflows agree with each other, with what each command needs
-(averos_ci.onboard.workflow_rules, the table ``doctor`` checks against) and with the README."""
+(averos_ci.onboard.workflow_rules, the table ``doctor`` checks against) and with the docs."""
 
 from __future__ import annotations
 
@@ -69,17 +69,19 @@ def test_examples_pin_this_release_and_the_placeholder_is_documented_once() -> N
         for line in path.read_text(encoding="utf-8").splitlines():
             if PLACEHOLDERS.search(line):  # a slot `averos-ci init` fills in
                 assert f"{PLACEHOLDER_REPO}@{RELEASE_TAG}" in line, (path.name, line)
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    assert "<owner>/averos-ci" not in readme
-    placeholder_lines = [line for line in readme.splitlines() if PLACEHOLDERS.search(line)]
+    for page in [REPO_ROOT / "README.md", *(REPO_ROOT / "docs").rglob("*.md")]:
+        assert "<owner>/averos-ci" not in page.read_text(encoding="utf-8"), page
+    # The pre-commit snippet (the README's until it became a front page) names the one slot.
+    snippet = (REPO_ROOT / "docs" / "how-to" / "pre-commit.md").read_text(encoding="utf-8")
+    placeholder_lines = [line for line in snippet.splitlines() if PLACEHOLDERS.search(line)]
     assert len(placeholder_lines) == 1 and "docs/how-to/setup.md" in placeholder_lines[0]
     setup = (REPO_ROOT / "docs" / "how-to" / "setup.md").read_text(encoding="utf-8")
     assert "## The action's repository: the one placeholder" in setup
-    assert f"rev: {RELEASE_TAG} " in readme and "rev: v0 " not in readme
+    assert f"rev: {RELEASE_TAG} " in snippet and "rev: v0 " not in snippet
 
 
-def test_readme_action_inputs_list_every_command_of_action_yml() -> None:
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    row = next(line for line in readme.splitlines() if line.startswith("| `command` |"))
+def test_documented_action_inputs_list_every_command_of_action_yml() -> None:
+    page = (REPO_ROOT / "docs" / "reference" / "github-action.md").read_text(encoding="utf-8")
+    row = next(line for line in page.splitlines() if line.startswith("| `command` |"))
     for command in ("plan", "approve", "apply", "gate", "auto"):
         assert f"`{command}`" in row, command

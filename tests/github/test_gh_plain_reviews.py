@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from averos_ci.review.outdated import is_outdated
-
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_steps import merge_and_apply, open_pr, plain_review_world, status, sticky
 from tests.github.gh_world import JobResult, World, make_world, manifest_variant

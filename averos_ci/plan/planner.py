@@ -158,7 +158,10 @@ def _plan_manifest(
             "depends_on": e.deps,
             "args": e.args,
         }
-        nodes.append(fast_construct(PlanNode, values))
+        node = fast_construct(PlanNode, values)
+        # every field is set: one shared "fields set" for all (frozen) nodes, not one each
+        object.__setattr__(node, "__pydantic_fields_set__", _NODE_FIELDS)
+        nodes.append(node)
         wire_nodes.append(
             {
                 "id": e.id,
@@ -250,6 +253,7 @@ def _state_elements(state: AppliedState, rules: SensitiveRules) -> dict[str, Ele
 
 
 _ACTIONS = tuple(Action)
+_NODE_FIELDS = set(PlanNode.model_fields)
 _CREATE, _UPDATE, _SKIP = Action.CREATE, Action.UPDATE, Action.SKIP
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -28,6 +29,11 @@ def _mode_for(path: Path) -> int:
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data``: a crash leaves the old or the new file, never a torn one."""
+    atomic_write_chunks(path, (data,))
+
+
+def atomic_write_chunks(path: Path, chunks: Iterable[bytes]) -> None:
+    """:func:`atomic_write_bytes` for content made piece by piece (never held whole)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -35,7 +41,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         # mkstemp creates 0600: keep the replaced file's mode, else what open() would give.
         os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            for chunk in chunks:
+                f.write(chunk)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from averos_ci._fs import atomic_write_text
+from averos_ci._fs import atomic_write_chunks
 from averos_ci.errors import ExitCode, InputError
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ def _plan_and_write(
     policy: bool = False,
 ) -> ExecutionPlan:
     from averos_ci.config import load_config
-    from averos_ci.plan.render import RENDERERS
+    from averos_ci.plan.render import RENDERERS, json_pieces
     from averos_ci.state.drift import render_drift
 
     cfg = load_config(config, required=config is not None or manifest is None)
@@ -135,9 +136,14 @@ def _plan_and_write(
         _print_coloured(result.plan)
         sys.stdout.write(section)
     elif out is not None:
-        text = RENDERERS[output_format](result.plan) + section
+        # JSON in pieces: a large plan's text would otherwise be held whole, twice (text, bytes)
+        pieces = (
+            json_pieces(result.plan)
+            if output_format == "json"
+            else iter((RENDERERS[output_format](result.plan),))
+        )
         try:
-            atomic_write_text(out, text)
+            atomic_write_chunks(out, (p.encode() for p in itertools.chain(pieces, (section,))))
         except OSError as exc:
             raise InputError(f"cannot write the plan: {exc.strerror}", path=out) from None
     else:

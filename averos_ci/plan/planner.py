@@ -7,6 +7,7 @@ import gc
 import graphlib
 import hashlib
 import heapq
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,6 @@ from averos_ci.plan.model import (
     PlanDiff,
     PlanNode,
     attribute_wire,
-    canonical_json,
 )
 from averos_ci.plan.sensitive import SensitiveRules
 from averos_ci.state.model import AppliedState, state_hash
@@ -42,7 +42,42 @@ class PlanResult:
 
 
 def sha256_json(value: object) -> str:
-    return hashlib.sha256(canonical_json(value).encode()).hexdigest()
+    """The sha256 of :func:`canonical_json` (the same bytes), hashed piece by piece: a large
+    plan's canonical JSON is tens of MB, and building it whole (text, then bytes) doubled the
+    planner's peak memory for a moment."""
+    digest = hashlib.sha256()
+    for piece in _canonical_pieces(value, 3):
+        digest.update(piece.encode())
+    digest.update(b"\n")
+    return digest.hexdigest()
+
+
+_PIECE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
+
+def _canonical_pieces(value: object, depth: int) -> Iterator[str]:
+    """``canonical_json(value)`` without its newline, in pieces (dicts and lists split down to
+    ``depth`` levels; what json.dumps writes for them, key order included)."""
+    if depth == 0 or not isinstance(value, dict | list) or not _str_keys(value):
+        yield _PIECE(value)
+    elif isinstance(value, list):
+        yield "["
+        for i, item in enumerate(value):
+            if i:
+                yield ","
+            yield from _canonical_pieces(item, depth - 1)
+        yield "]"
+    else:
+        yield "{"
+        for i, (k, v) in enumerate(sorted(value.items())):
+            yield f"{',' if i else ''}{_PIECE(k)}:"
+            yield from _canonical_pieces(v, depth - 1)
+        yield "}"
+
+
+def _str_keys(value: dict[Any, Any] | list[Any]) -> bool:
+    # json.dumps sorts other keys (ints...) before turning them into strings: leave it to it
+    return isinstance(value, list) or all(type(k) is str for k in value)
 
 
 def args_hash(node: PlanNode) -> str:
@@ -123,7 +158,10 @@ def _plan_manifest(
             "depends_on": e.deps,
             "args": e.args,
         }
-        nodes.append(fast_construct(PlanNode, values))
+        node = fast_construct(PlanNode, values)
+        # every field is set: one shared "fields set" for all (frozen) nodes, not one each
+        object.__setattr__(node, "__pydantic_fields_set__", _NODE_FIELDS)
+        nodes.append(node)
         wire_nodes.append(
             {
                 "id": e.id,
@@ -215,6 +253,7 @@ def _state_elements(state: AppliedState, rules: SensitiveRules) -> dict[str, Ele
 
 
 _ACTIONS = tuple(Action)
+_NODE_FIELDS = set(PlanNode.model_fields)
 _CREATE, _UPDATE, _SKIP = Action.CREATE, Action.UPDATE, Action.SKIP
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from rich.text import Text
 
@@ -89,25 +89,37 @@ _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=
 _compact = _ENCODER.encode
 
 
-def _pretty(value: object, depth: int, indent: str = "") -> str:
+def _pretty(value: object, depth: int, indent: str = "") -> Iterator[str]:
     """Indented down to ``depth`` levels, compact below: readable, and the C encoder stays fast
-    (the stdlib's indenting encoder is pure Python and ~10x slower on large plans)."""
+    (the stdlib's indenting encoder is pure Python and ~10x slower on large plans). In pieces:
+    a large plan's text is tens of MB, and nested joins held several copies of it."""
     inner = indent + "  "
     if depth == 0 or not isinstance(value, dict | list) or not value:
-        return _compact(value)
-    if isinstance(value, list):
-        items = [inner + _compact(v) for v in value]
-        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
-    items = [
-        f"{inner}{_compact(k)}: {_pretty(v, depth - 1, inner)}" for k, v in sorted(value.items())
-    ]
-    return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+        yield _compact(value)
+    elif isinstance(value, list):
+        yield "[\n"
+        for i, v in enumerate(value):
+            yield f",\n{inner}" if i else inner
+            yield _compact(v)
+        yield "\n" + indent + "]"
+    else:
+        yield "{\n"
+        for i, (k, v) in enumerate(sorted(value.items())):
+            yield f"{',' + chr(10) if i else ''}{inner}{_compact(k)}: "
+            yield from _pretty(v, depth - 1, inner)
+        yield "\n" + indent + "}"
+
+
+def json_pieces(plan: ExecutionPlan) -> Iterator[str]:
+    """:func:`render_json`'s text in pieces (written to a file one by one, never whole)."""
+    yield from _pretty(mask_wire(plan.to_wire()), 3)
+    yield "\n"
 
 
 def render_json(plan: ExecutionPlan) -> str:
     """Deterministic JSON: sorted keys; one node (and one diff entry) per line. Sensitive
     values are masked (averos_ci.plan.sensitive); the planHash is the real plan's."""
-    return _pretty(mask_wire(plan.to_wire()), 3) + "\n"
+    return "".join(json_pieces(plan))
 
 
 RENDERERS: dict[str, Callable[[ExecutionPlan], str]] = {

@@ -15,6 +15,10 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "todoapp"
 NODE_KEYS = {"id", "phase", "command", "runner", "action", "args", "dependsOn"}
 RECORD_KEYS = {"nodeId", "command", "startedAt", "finishedAt", "durationMs", "success"}
+# What Averos's own CLI writes, transcribed from its source (tests/data/SOURCES.md): the
+# other tests here check shapes they wrote themselves; this one checks against Averos's.
+AVEROS_SHAPES = REPO / "tests" / "data" / "averos" / "cli-node-logger.shapes.json"
+JSON_TYPES = {"string": str, "number": int | float, "boolean": bool}
 
 
 @pytest.fixture
@@ -92,3 +96,29 @@ def test_each_run_starts_a_fresh_execution_log_and_dry_runs_write_none(project: 
     records = [json.loads(x) for x in (logs / "execution-log.jsonl").read_text().splitlines()]
     assert all(r["success"] for r in records)
     assert "\nFailed    : 0\n" in (logs / "summary.txt").read_text()
+
+
+def test_the_log_files_have_the_shapes_averos_cli_writes(project: Path) -> None:
+    shapes = json.loads(AVEROS_SHAPES.read_text(encoding="utf-8"))
+    assert run(project).returncode == 1  # one node fails: the failure fields appear too
+    logs = project / ".averos/logs"
+    record = shapes["record"]
+    allowed = set(record["required"]) | set(record["optional"])
+    lines = (logs / shapes["jsonlFile"]).read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    assert records
+    for r in records:
+        assert set(record["required"]) <= set(r) <= allowed, r
+        for key, value in r.items():
+            wanted = JSON_TYPES[record["types"][key]]
+            assert isinstance(value, wanted) and (wanted is bool) == (type(value) is bool), r
+    assert any("error" in r and r["success"] is False for r in records)
+
+    summary = shapes["summary"]
+    text = (logs / shapes["summaryFile"]).read_text(encoding="utf-8")
+    assert text.splitlines()[0] == summary["firstLine"]
+    for label in summary["labels"]:
+        assert f"\n{label}" in text, label
+    assert f"\n{summary['failuresHeading']}\n" in text
+    assert f"  {summary['succeededIcon']} " in text and f"  {summary['failedIcon']} " in text
+    assert f"\n{summary['failureDetailPrefix']}" in text

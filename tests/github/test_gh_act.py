@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -281,7 +282,7 @@ def test_angular_apply_example_under_act_restores_its_cache(
     assert len(keys[0]) > len("averos-ci-Linux-node20-")  # hashFiles found the config
     tip = git(world.origin, "rev-parse", "refs/heads/main")
     assert "workspace/angular.json" in git(world.origin, "ls-tree", "-r", "--name-only", tip)
-    assert (artifacts / "averos-apply-logs").is_dir()  # the logs step ran
+    _check_uploaded_logs(artifacts / "averos-apply-logs")  # the logs step ran
 
     # Run 2: a new runner (empty $HOME); the second merge adds a member. The checkout has the
     # generated app without node_modules: they come from the restored template, or nowhere.
@@ -298,3 +299,28 @@ def test_angular_apply_example_under_act_restores_its_cache(
     model = git(world.origin, "show", f"{tip}:workspace/src/app/model/task.ts")
     assert "done" in model
     assert "Generated files committed to `main`" in _result(fake, 2)
+
+
+def _check_uploaded_logs(uploaded: Path) -> None:
+    """What the upload-artifact step copied: the apply's logs folder and its JUnit report,
+    each with the content the apply wrote (not only the folder's existence)."""
+    assert sorted(p.name for p in uploaded.iterdir()) == ["junit.xml", "logs"]
+    logs = uploaded / "logs"
+    events = [
+        json.loads(line)
+        for line in (logs / "events.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    assert len(events) >= 2, events  # at least a node started and finished
+    summary = json.loads((logs / "summary.json").read_text(encoding="utf-8"))
+    assert isinstance(summary, dict) and summary
+    records = [
+        json.loads(line)
+        for line in (logs / "execution-log.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert records and all(r["success"] is True for r in records), records
+    assert any(r["nodeId"].startswith("application:") for r in records)
+    assert any((logs / "nodes").glob("*.log"))
+    cases = list(ET.parse(uploaded / "junit.xml").getroot().iter("testcase"))
+    assert {c.get("name") for c in cases} >= {r["nodeId"] for r in records}
+    assert not any(c.find("failure") is not None or c.find("error") is not None for c in cases)

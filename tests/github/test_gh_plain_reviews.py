@@ -6,11 +6,11 @@ same approver rules as pinned approvals, and a base-branch setting turns them of
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
+from averos_ci.review.outdated import is_outdated
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_steps import merge_and_apply, open_pr, plain_review_world, status, sticky
 from tests.github.gh_world import JobResult, World, make_world, manifest_variant
@@ -65,11 +65,12 @@ def test_a_plain_review_is_outdated_once_another_apply_moved_the_state(
     assert merge_and_apply(world, "feat1", 1).code == 0
     tip = world.state_tip()
 
-    # a plain review now: refused as outdated (the state moved since the plan was computed;
-    # the apply of #1 marked #2's plan outdated, and the state hash would refuse it anyway)
+    # a plain review now: refused, because the apply of #1 marked #2's plan outdated (the
+    # state-hash refusal is tested on its own below)
     r = review(world, 2, "dave", head2)
     assert r.outputs["approved"] == "false"
-    assert re.search(r"outdated: the (project's )?state (moved|changed) since", r.stdout), r.stdout
+    assert "the plan is outdated: the project's state moved since it was computed" in r.stdout
+    assert "the state changed since the plan was computed" not in r.stdout
     assert any(
         "dave" in str(c["body"]) and "outdated" in str(c["body"]) for c in fake.bot_comments(2)
     )
@@ -154,3 +155,29 @@ def test_a_base_branch_setting_turns_plain_reviews_off(tmp_path: Path, fake: Fak
         "true"
     )
     assert status(fake, head3)["state"] == "success"
+
+
+def test_a_plain_review_is_refused_by_the_state_hash_when_no_outdated_mark_was_written(
+    world: World, fake: FakeGitHub
+) -> None:
+    """The second refusal on its own: the state moved, but #2's plan comment was never marked
+    outdated (say the apply job died between landing and marking). The review's check of the
+    state hash the plan was computed against still refuses it."""
+    head1 = open_pr(world, 1, "feat1", 1)
+    head2 = open_pr(world, 2, "feat2", 2, base="feat1")
+    unmarked = {c["id"]: c["body"] for c in fake.bot_comments(2)}
+    review(world, 1, "carol", head1, body=world.approve_command(1))
+    assert merge_and_apply(world, "feat1", 1).code == 0
+    assert is_outdated(sticky(fake, 2)[0])  # the apply marked it: undo that, as a lost mark
+    for c in fake.bot_comments(2):
+        if c["id"] in unmarked:
+            c["body"] = unmarked[c["id"]]
+    assert not is_outdated(sticky(fake, 2)[0])
+    tip = world.state_tip()
+
+    r = review(world, 2, "dave", head2)
+    assert r.outputs["approved"] == "false"
+    assert "outdated: the state changed since the plan was computed" in r.stdout, r.stdout
+    assert "the plan is outdated: the project's state moved" not in r.stdout
+    assert status(fake, head2)["state"] != "success"
+    assert world.state_tip() == tip

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from averos_ci.plan.render import render_json
@@ -166,8 +166,7 @@ def test_any_member_type_change_is_a_replacement(raw: dict[str, Any], data: st.D
         for m in e["members"]
         if m["memberNature"] == "simple" and "memberTag" not in m
     ]
-    if not simple:
-        return
+    assume(simple)  # counted by hypothesis (a silent return passed ~35% of examples unchecked)
     ename, member = data.draw(st.sampled_from(simple))
     new = copy.deepcopy(raw)
     target = next(

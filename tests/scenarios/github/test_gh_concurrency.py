@@ -30,30 +30,34 @@ def approved_pr(world: World, number: int, branch: str, extra: int, *, base: str
 
 
 def test_two_applies_race_one_lands_the_other_is_refused(tmp_path: Path, fake: FakeGitHub) -> None:
+    """The second job starts while the first holds the claim (its apply.json is on the state
+    branch): exactly one lands and the other is refused. (Started at the same moment, the
+    second job sometimes began after the first had landed and then had nothing to refuse.)"""
     fake.roles.update(alice="write", bob="write")
-    world = make_world(tmp_path, fake, adapter_options={"latencyMs": 20})
+    world = make_world(tmp_path, fake, adapter_options={"latencyMs": 300})
     approved_pr(world, 1, "feat1", 1)
     approved_pr(world, 2, "feat2", 2, base="feat1")  # planned against the same empty state
     merge1 = world.merge("feat1")
     fake.merge(1, merge1)
     merge2 = world.merge("feat2")
     fake.merge(2, merge2)
-    jobs = [world.start("push", world.push_event(sha), sha) for sha in (merge1, merge2)]
+    first = world.start("push", world.push_event(merge1), merge1)
+    deadline = time.monotonic() + 120
+    while "default/apply.json" not in world.state_files() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "default/apply.json" in world.state_files(), "the first job never claimed"
+    jobs = [first, world.start("push", world.push_event(merge2), merge2)]
     results = []
     for proc, env in jobs:
-        out, err = proc.communicate(timeout=180)
+        out, err = proc.communicate(timeout=300)
         results.append(World.result(proc.returncode, out, err, env))
-    codes = sorted(r.code for r in results)
-    assert codes in ([0, 1], [0, 0]), [(r.code, r.stderr[-800:]) for r in results]
-    if codes == [0, 0]:  # merge1's job ran after merge2's landed: the state is past it (catch-up)
-        loser = next(r for r in results if "the state was applied from" in r.stdout)
-    else:
-        loser = next(r for r in results if r.code == 1)
-        assert (
-            "another apply holds" in loser.stderr
-            or "plan changed" in loser.stderr
-            or "is not the plan of this merge" in loser.stderr
-        ), loser.stderr
+    codes = [r.code for r in results]
+    assert codes == [0, 1], [(r.code, r.stderr[-800:]) for r in results]
+    loser = results[1]
+    # the claim on the state branch is the first job's: this one may only resume it, never
+    # start its own apply beside it
+    assert "was started by run" in loser.stderr and "not by this run" in loser.stderr, loser.stderr
+    assert "the state was applied from" not in loser.stdout
     winner = next(r for r in results if r is not loser)
     state = json.loads(world.state_files()["default/state.json"])
     assert state["serial"] == 1  # exactly one apply landed; nothing was lost or interleaved

@@ -119,10 +119,17 @@ def test_schematics_and_options_exist_in_the_collection(angular_template: Path) 
     for manifest in (EXAMPLE, GOLDEN):
         for node in compute_plan(manifest_path=manifest, state=None).plan.nodes:
             samples.setdefault(node.command, node.args)
+    # No manifest element plans a standalone service (services come with their entity), but
+    # the operation exists: check its options with the args its node would carry.
+    samples.setdefault("averos-service", {"name": "ToDoAreaService", "ename": "ToDoArea"})
+    checked = set()
     for command, op in OPERATIONS.items():
         if not isinstance(op, Schematic):
             continue
         entry = collection["schematics"][op.schematic]
         schema = json.loads((package / "schematics" / entry["schema"]).read_text())
-        if command in samples:
-            assert set(op.options(samples[command])) <= set(schema["properties"]), command
+        assert command in samples, f"no sample args for {command}: its options go unchecked"
+        options = op.options(samples[command])
+        assert options and set(options) <= set(schema["properties"]), command
+        checked.add(command)
+    assert "averos-service" in checked

@@ -1,0 +1,154 @@
+"""Benchmark: the first real generation, i.e. the application node (the Angular workspace
+with Averos in it), on a cold and on a warm machine.
+
+Each run is a fresh process that executes the plan's application node through the Angular
+adapter into an empty folder (``--child``). Cold: a fresh, empty ``AVEROS_CI_CACHE_DIR`` (so
+npm's cache too: every package comes from the npm registry) per run. Warm: the shared cache,
+default options (`ng new` + `ng add` + `npm install`, packages from npm's cache).
+templateCache: ``templateCache: true``, the cached template workspace copied in (built once
+before the timed runs). Prints the median wall time, the peak RSS of the run (the largest
+process of its tree) and, cold, the cache's size. Targets: cold <= 120 s on a 2-core machine,
+warm <= 10 s.
+
+    python bench/first_generation.py [--cold-runs 5] [--warm-runs 5] [--template-runs 5]
+                                     [--quick]
+
+--quick: one warm and one templateCache run (CI runs it so that a broken bench fails CI).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TINY = """\
+applicationName: ToDoApp
+defaultLanguageCode: en
+entities:
+  - name: ToDoArea
+    sname: ToDoAreaService
+    members:
+      - {memberNature: simple, ename: ToDoArea, mname: areaId, memberType: string, memberTag: ID}
+serviceConfigurations:
+  - {type: service, name: ToDoAreaServiceConfiguration, id: ToDoAreaService, apiHost: 127.0.0.1,
+     apiPort: 3333, apiProtocol: http, apiEndPoint: /api/todoareas}
+"""
+
+
+def child(workspace: Path, options: str) -> int:
+    """Run the application node into ``workspace`` (must not exist)."""
+    from averos_ci.execute.adapters.angular import AngularSchematicsAdapter
+    from averos_ci.execute.adapters.angular.testing import context
+    from averos_ci.execute.contracts import ExecutionState
+    from averos_ci.plan import compute_plan
+
+    manifest = workspace.parent / f"{workspace.name}.manifest.yaml"
+    manifest.write_text(TINY, encoding="utf-8")
+    node = compute_plan(manifest_path=manifest, state=None).plan.executable_nodes()[0]
+    assert node.command == "ng-add", node.command
+    adapter = AngularSchematicsAdapter(json.loads(options))
+    ctx = context(workspace, node.id)
+    adapter.preflight(ctx)
+    adapter.open(ctx)
+    try:
+        result = adapter.execute(node, ctx, ExecutionState(cwd=workspace))
+    finally:
+        adapter.close()
+    if not result.success:
+        print(f"application node failed: {result.failure}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_once(workspace: Path, env: dict[str, str], options: str = "{}") -> tuple[float, float]:
+    """Wall time (s) and peak RSS (MiB, largest process of the tree) of one fresh run."""
+    cmd = [sys.executable, __file__, "--child", str(workspace), "--options", options]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.stdout is not None
+    output = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{output.decode()[-3000:]}")
+    if not (workspace / "angular.json").is_file():
+        raise SystemExit(f"{workspace} has no angular.json: the application node did nothing")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def size_mb(path: Path) -> float:
+    out = subprocess.run(["du", "-sk", str(path)], capture_output=True, text=True, check=True)
+    return int(out.stdout.split()[0]) / 1024
+
+
+def report(label: str, runs: list[tuple[float, float]], target: float, extra: str = "") -> bool:
+    med = statistics.median(t for t, _ in runs)
+    peak = max(m for _, m in runs)
+    spread = ", ".join(f"{t:.1f}" for t, _ in runs)
+    met = med <= target
+    print(
+        f"{label:>13}: median {med:7.1f} s over {len(runs)} fresh runs ({spread}); "
+        f"peak RSS {peak:.0f} MiB{extra}; target <= {target:.0f} s: {'met' if met else 'NOT met'}"
+    )
+    return met
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--options", default="{}", help=argparse.SUPPRESS)
+    parser.add_argument("--cold-runs", type=int, default=5)
+    parser.add_argument("--warm-runs", type=int, default=5)
+    parser.add_argument("--template-runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="one warm and one template run")
+    args = parser.parse_args()
+    if args.child is not None:
+        return child(args.child, args.options)
+    if shutil.which("npm") is None:
+        print("npm is not on PATH: nothing to measure", file=sys.stderr)
+        return 1
+    if args.quick:
+        args.cold_runs, args.warm_runs, args.template_runs = 0, 1, 1
+    base_env = {**os.environ, "NG_CLI_ANALYTICS": "false"}
+    with tempfile.TemporaryDirectory(prefix="averos-bench-first-gen-") as tmp:
+        cold: list[tuple[float, float]] = []
+        sizes: list[float] = []
+        for i in range(args.cold_runs):
+            cache = Path(tmp) / f"cold-cache-{i}"
+            cache.mkdir()
+            env = {**base_env, "AVEROS_CI_CACHE_DIR": str(cache), "npm_config_cache": ""}
+            env.pop("npm_config_cache")
+            cold.append(run_once(Path(tmp) / f"cold-{i}", env))
+            sizes.append(size_mb(cache))
+            shutil.rmtree(cache, ignore_errors=True)
+            shutil.rmtree(Path(tmp) / f"cold-{i}", ignore_errors=True)
+        ok = True
+        if cold:
+            extra = f"; cache {statistics.median(sizes):.0f} MB"
+            ok &= report("cold", cold, 120, extra)
+        if args.warm_runs:
+            warm = [run_once(Path(tmp) / f"warm-{i}", base_env) for i in range(args.warm_runs)]
+            ok &= report("warm", warm, 10)
+        if args.template_runs:
+            cached = json.dumps({"templateCache": True})
+            run_once(Path(tmp) / "template-prime", base_env, cached)  # builds it if missing
+            runs = [
+                run_once(Path(tmp) / f"template-{i}", base_env, cached)
+                for i in range(args.template_runs)
+            ]
+            ok &= report("templateCache", runs, 10)
+    # A missed target is reported, not a failure: only a broken run fails the bench.
+    del ok
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""Production budgets that fit what Averos generates, so a first ``ng build`` succeeds.
+
+``ng new`` sets Angular's defaults for a blank app (initial bundle: warning 500 kB, error
+1 MB; a component's styles: 2 kB / 4 kB). The @wiforge/averos 1.4.1 runtime alone (Angular
+Material, flex-layout, its own pages) makes the initial bundle of a generated app about
+3.1 MB (measured: ToDo example, 3.09 MB; the library example, two entities fewer, about the
+same), so the default production build fails. The limits below leave room for the entities
+a manifest adds (a few kB each) and still catch a bundle that doubles.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .files import read_text
+
+BUDGETS: tuple[dict[str, str], ...] = (
+    {"type": "initial", "maximumWarning": "4mb", "maximumError": "6mb"},
+    {"type": "anyComponentStyle", "maximumWarning": "6kb", "maximumError": "10kb"},
+)
+
+
+def _with_budgets(workspace: Any) -> bool:
+    changed = False
+    projects = workspace.get("projects") if isinstance(workspace, dict) else None
+    for project in (projects or {}).values():
+        try:
+            production = project["architect"]["build"]["configurations"]["production"]
+        except (KeyError, TypeError):
+            continue
+        if isinstance(production, dict) and production.get("budgets") != list(BUDGETS):
+            production["budgets"] = [dict(b) for b in BUDGETS]
+            changed = True
+    return changed
+
+
+def production_budgets(root: Path) -> dict[str, str]:
+    """``angular.json`` with :data:`BUDGETS` in every production configuration (written in
+    the layout it has: `ng add` leaves it compact)."""
+    path = root / "angular.json"
+    if not path.is_file():
+        return {}
+    text = read_text(path)
+    try:
+        workspace = json.loads(text)
+    except ValueError:
+        return {}
+    if not _with_budgets(workspace):
+        return {}
+    if "\n" in text.strip():
+        new = json.dumps(workspace, indent=2, ensure_ascii=False) + "\n"
+    else:
+        new = json.dumps(workspace, ensure_ascii=False, separators=(",", ":"))
+    return {"angular.json": new}

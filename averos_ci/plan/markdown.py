@@ -197,7 +197,9 @@ def render_markdown(
 
     ``sections`` are extra markdown blocks (already escaped) shown after the counts.
     """
-    sections = (*repair_markdown(plan), *sections)
+    from averos_ci.plan.not_applied import markdown_blocks  # it escapes with md_escape
+
+    sections = (*repair_markdown(plan), *markdown_blocks(plan), *sections)
     grouped = [
         (phase.value, [_prepare_group(g) for g in gs])
         for phase, gs in groupby(review.groups(plan), lambda g: g.phase)

@@ -3,9 +3,10 @@
 ``ng new`` sets Angular's defaults for a blank app (initial bundle: warning 500 kB, error
 1 MB; a component's styles: 2 kB / 4 kB). The @wiforge/averos 1.4.1 runtime alone (Angular
 Material, flex-layout, its own pages) makes the initial bundle of a generated app about
-3.1 MB (measured: ToDo example, 3.09 MB; the library example, two entities fewer, about the
-same), so the default production build fails. The limits below leave room for the entities
-a manifest adds (a few kB each) and still catch a bundle that doubles.
+4.1 MB (measured with `ng build`: the library example, one entity, 4.07 MB raw, 756 kB
+transferred; the ToDo example, two, 4.09 MB), so the default production build fails. The
+limits below leave room for the entities a manifest adds (tens of kB each) and still catch
+a bundle that doubles.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from .files import read_text
 
 BUDGETS: tuple[dict[str, str], ...] = (
-    {"type": "initial", "maximumWarning": "4mb", "maximumError": "6mb"},
+    {"type": "initial", "maximumWarning": "5mb", "maximumError": "8mb"},
     {"type": "anyComponentStyle", "maximumWarning": "6kb", "maximumError": "10kb"},
 )
 

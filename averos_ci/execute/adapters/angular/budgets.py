@@ -7,6 +7,11 @@ Material, flex-layout, its own pages) makes the initial bundle of a generated ap
 transferred; the ToDo example, two, 4.09 MB), so the default production build fails. The
 limits below leave room for the entities a manifest adds (tens of kB each) and still catch
 a bundle that doubles.
+
+The production build also inlines the Google Fonts stylesheets ``index.html`` links (Averos's
+Cairo and Material Icons): it downloads them at build time, so without internet access the
+build fails (``Inlining of fonts failed``). Font inlining is off: the browser loads them, as
+in development builds, and the build needs no network.
 """
 
 from __future__ import annotations
@@ -23,6 +28,14 @@ BUDGETS: tuple[dict[str, str], ...] = (
 )
 
 
+# Angular 14's production optimization, fonts not inlined (see above)
+OPTIMIZATION: dict[str, Any] = {
+    "scripts": True,
+    "styles": {"minify": True, "inlineCritical": True},
+    "fonts": False,
+}
+
+
 def _with_budgets(workspace: Any) -> bool:
     changed = False
     projects = workspace.get("projects") if isinstance(workspace, dict) else None
@@ -31,15 +44,19 @@ def _with_budgets(workspace: Any) -> bool:
             production = project["architect"]["build"]["configurations"]["production"]
         except (KeyError, TypeError):
             continue
-        if isinstance(production, dict) and production.get("budgets") != list(BUDGETS):
-            production["budgets"] = [dict(b) for b in BUDGETS]
-            changed = True
+        if not isinstance(production, dict):
+            continue
+        wanted = {"budgets": [dict(b) for b in BUDGETS], "optimization": OPTIMIZATION}
+        for key, value in wanted.items():
+            if production.get(key) != value:
+                production[key] = json.loads(json.dumps(value))
+                changed = True
     return changed
 
 
 def production_budgets(root: Path) -> dict[str, str]:
-    """``angular.json`` with :data:`BUDGETS` in every production configuration (written in
-    the layout it has: `ng add` leaves it compact)."""
+    """``angular.json`` with :data:`BUDGETS` and :data:`OPTIMIZATION` in every production
+    configuration (written in the layout it has: `ng add` leaves it compact)."""
     path = root / "angular.json"
     if not path.is_file():
         return {}

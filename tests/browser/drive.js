@@ -102,6 +102,7 @@ async function main() {
       await shot('opened');
     }
     if (scenario.create) {
+      if (scenario.open) await navigate('/public'); // leave the directly loaded page first
       await navigate(scenario.create.path);
       for (const f of scenario.create.fields) {
         const ff = field(f.label);

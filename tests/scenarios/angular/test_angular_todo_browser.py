@@ -3,9 +3,9 @@
 Generates examples/todoapp/todoapp.manifest.yaml from a config of its own (the real schematics,
 its service ports moved to a free one), then reuses ``averos-ci preview``'s pieces: the
 development build, the static server, and json-server at the URLs the generated services call.
-Headless Chromium (tests/browser/drive.js) opens ``/todotasks/create`` with no login, creates
-a task, and finds it on the search page; no request of the page goes to ``locahost`` (the host
-Averos's ``ng add`` misspells).
+Headless Chromium (tests/browser/drive.js) loads ``/todotasks/create`` with no login (and is
+not sent to ``/login``), creates a task there, and finds it on the search page; no request
+of the page goes to ``locahost`` (the host Averos's ``ng add`` misspells).
 """
 
 from __future__ import annotations
@@ -140,6 +140,8 @@ def test_todo_example_opens_without_login_and_saves_a_task(
                     "path": "/todotasks/create",
                     "fields": [
                         {"label": "Name", "value": "water the plants"},
+                        {"label": "Task Id", "value": "task-1"},
+                        {"label": "Description", "value": "twice a week"},
                         {"label": "Status", "option": "Active"},
                     ],
                 },

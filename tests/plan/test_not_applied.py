@@ -17,9 +17,11 @@ from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.not_applied import not_applied
 from averos_ci.plan.render import render_json, render_markdown, render_text
 from tests.plan.plan_samples import applied, example_raw, plan_of
+from tests.test_schemas import jsonschema  # a test extra; unavailable() when missing
 
 ANGULAR = {"adapter": "angular-schematics", "adapterOptions": {"templateCache": True}}
 MOCK = {"adapter": "mock", "adapterOptions": {}}
+SCHEMAS = Path(__file__).resolve().parents[2] / "averos_ci" / "schemas"
 
 
 def _plan(raw: dict[str, Any], execution: dict[str, Any], base: Any = None) -> ExecutionPlan:
@@ -75,3 +77,10 @@ def test_a_saved_plan_with_warnings_loads(tmp_path: Path) -> None:
     saved.write_text(render_json(plan), encoding="utf-8")
     assert "notApplied" in saved.read_text(encoding="utf-8")
     assert load_saved_plan(saved).plan_hash == plan.plan_hash
+
+
+def test_the_json_plan_with_warnings_matches_the_plan_schema() -> None:
+    schema = json.loads((SCHEMAS / "plan.schema.json").read_text(encoding="utf-8"))
+    document = json.loads(render_json(_plan(example_raw(), ANGULAR)))
+    assert document["notApplied"]
+    jsonschema.validate(document, schema)

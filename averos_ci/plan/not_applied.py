@@ -12,6 +12,7 @@ options), so they are not part of the hash: the saved plan's JSON keeps them as 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from averos_ci.plan.model import ExecutionPlan
@@ -52,10 +53,8 @@ def text_lines(plan: ExecutionPlan) -> list[str]:
     return [*lines, ""]
 
 
-def markdown_blocks(plan: ExecutionPlan) -> list[str]:
-    """One block for ``render_markdown``'s ``sections`` (escaped), or none."""
-    from averos_ci.plan.markdown import md_escape
-
+def markdown_blocks(plan: ExecutionPlan, md_escape: Callable[[str], str]) -> list[str]:
+    """One block for ``render_markdown``'s ``sections`` (escaped with ``md_escape``), or none."""
     found = not_applied(plan)
     if not found:
         return []

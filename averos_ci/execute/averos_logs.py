@@ -165,6 +165,9 @@ def summary_text(summary: RunnerSummary, records: Sequence[NodeRecord]) -> str:
         for f in summary.failures:
             lines.append(f"  ✗ {f.node_id}")
             lines.append(f"    → {f.failure.message}")
+    if summary.not_applied:
+        lines += ["", "── Not applied ─────────────────────────────────────"]
+        lines += [f"  ! {n.node_id}: {n.setting}: {n.reason}" for n in summary.not_applied]
     return "\n".join(lines) + "\n"
 
 

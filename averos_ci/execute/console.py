@@ -185,6 +185,7 @@ def _summary_line(event: RunnerCompleted) -> str:
         f"{s.failed} failed, {s.skipped} skipped, {s.cancelled} cancelled "
         f"in {s.duration_ms} ms"
     )
+    line = "\n".join([line, *s.lines_not_applied()])  # settings that did not take effect
     return f"{line}\n{event.interrupted}" if event.interrupted else line
 
 

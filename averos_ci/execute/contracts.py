@@ -91,6 +91,25 @@ class ExecutionState:
     results: dict[str, ExecutionResult] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class NotApplied:
+    """A setting a node states that the adapter cannot make take effect, and why."""
+
+    setting: str  # the manifest key, e.g. ``memberTag``
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.setting}: {self.reason}"
+
+
+class PredictsNotApplied(Protocol):
+    """Optional adapter method: what of a node's settings will not take effect. It is a
+    prediction from the node alone (no workspace read), shown in the plan before approval;
+    adapters without it predict nothing."""
+
+    def not_applied(self, node: PlanNode) -> list[NotApplied]: ...
+
+
 @runtime_checkable
 class ExecutionAdapter(Protocol):
     """An adapter realizes plan nodes. Built from ``adapterOptions`` by its registry factory."""

@@ -37,7 +37,13 @@ from averos_ci.execute.events import (
 )
 from averos_ci.execute.logs import NODE_LOG_DIR
 from averos_ci.execute.scheduler import Scheduler, order_key
-from averos_ci.execute.summary import NodeOutcome, NodeRecord, RunnerSummary, summarize
+from averos_ci.execute.summary import (
+    NodeOutcome,
+    NodeRecord,
+    RunnerSummary,
+    predicted_not_applied,
+    summarize,
+)
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.sensitive import plan_scrubber
 from averos_ci.state.model import now_iso
@@ -151,7 +157,13 @@ class Runner:
             self.adapter.close()
         ordered = tuple(sorted(records.values(), key=order_key(self.plan)))
         summary = summarize(
-            list(ordered), mode=opts.mode, duration_ms=int((time.perf_counter() - started) * 1000)
+            list(ordered),
+            mode=opts.mode,
+            duration_ms=int((time.perf_counter() - started) * 1000),
+            not_applied=predicted_not_applied(  # of the nodes that ran: said, never hidden
+                self.adapter,
+                [self.plan.node(r.node_id) for r in ordered if r.outcome is NodeOutcome.SUCCEEDED],
+            ),
         )
         interrupted = self.cancel.reason if summary.cancelled and self.cancel.cancelled else None
         self.bus.emit(

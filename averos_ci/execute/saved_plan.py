@@ -47,7 +47,8 @@ def load_saved_plan(path: Path) -> ExecutionPlan:
         raise SavedPlanInvalid(
             exc.message, path=exc.path, line=exc.line, column=exc.column, hint=_HINT
         ) from None
-    data: dict[str, Any] = doc.data
+    # notApplied: the adapter's prediction, derived from what the hash covers (plan.not_applied)
+    data: dict[str, Any] = {k: v for k, v in doc.data.items() if k != "notApplied"}
     version = data.get("formatVersion")
     if version != PLAN_FORMAT_VERSION:
         line, col = doc.locate(("formatVersion",))

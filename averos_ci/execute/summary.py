@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 
+from pydantic import Field
+
 from averos_ci._model import RunMode, WireModel
-from averos_ci.execute.contracts import ExecutionFailure
+from averos_ci.execute.contracts import ExecutionAdapter, ExecutionFailure
+from averos_ci.plan.model import PlanNode
 
 SUMMARY_FORMAT_VERSION = 1
 
@@ -18,6 +22,14 @@ class NodeFailureSummary(WireModel):
     log_file: str | None = None
 
 
+class NotAppliedSummary(WireModel):
+    """A setting of an executed node the adapter had no way to apply (its ``not_applied``)."""
+
+    node_id: str
+    setting: str
+    reason: str
+
+
 class RunnerSummary(WireModel):
     total: int
     succeeded: int
@@ -28,6 +40,11 @@ class RunnerSummary(WireModel):
     mode: RunMode
     success: bool
     failures: tuple[NodeFailureSummary, ...] = ()
+    # averos-ci's: absent when empty (Averos's fields stay exactly Averos's)
+    not_applied: tuple[NotAppliedSummary, ...] = Field(default=(), exclude_if=lambda v: not v)
+
+    def lines_not_applied(self) -> list[str]:
+        return [f"NOT APPLIED {n.node_id}: {n.setting}: {n.reason}" for n in self.not_applied]
 
     def to_file_json(self, *, adapter: str | None = None) -> dict[str, object]:
         """The ``summary.json`` document: the summary plus its ``formatVersion`` and the
@@ -62,7 +79,27 @@ class NodeRecord(WireModel):
     log_file: str | None = None
 
 
-def summarize(records: list[NodeRecord], *, mode: RunMode, duration_ms: int) -> RunnerSummary:
+def predicted_not_applied(
+    adapter: ExecutionAdapter, nodes: Iterable[PlanNode]
+) -> tuple[NotAppliedSummary, ...]:
+    """What the adapter says it did not apply of ``nodes`` (its optional ``not_applied``)."""
+    hook = getattr(adapter, "not_applied", None)
+    if not callable(hook):
+        return ()
+    return tuple(
+        NotAppliedSummary(node_id=node.id, setting=n.setting, reason=n.reason)
+        for node in nodes
+        for n in hook(node)
+    )
+
+
+def summarize(
+    records: list[NodeRecord],
+    *,
+    mode: RunMode,
+    duration_ms: int,
+    not_applied: tuple[NotAppliedSummary, ...] = (),
+) -> RunnerSummary:
     counts = dict.fromkeys(NodeOutcome, 0)
     for r in records:
         counts[r.outcome] += 1
@@ -87,4 +124,5 @@ def summarize(records: list[NodeRecord], *, mode: RunMode, duration_ms: int) -> 
         mode=mode,
         success=counts[NodeOutcome.SUCCEEDED] == len(records),
         failures=failures,
+        not_applied=not_applied,
     )

@@ -14,6 +14,7 @@ from itertools import groupby
 from averos_ci.plan import review
 from averos_ci.plan.mermaid import flowchart
 from averos_ci.plan.model import ExecutionPlan
+from averos_ci.plan.not_applied import markdown_blocks
 from averos_ci.plan.repairs import MAX_NODES
 
 GITHUB_COMMENT_LIMIT = 65_536
@@ -197,7 +198,7 @@ def render_markdown(
 
     ``sections`` are extra markdown blocks (already escaped) shown after the counts.
     """
-    sections = (*repair_markdown(plan), *sections)
+    sections = (*repair_markdown(plan), *markdown_blocks(plan, md_escape), *sections)
     grouped = [
         (phase.value, [_prepare_group(g) for g in gs])
         for phase, gs in groupby(review.groups(plan), lambda g: g.phase)

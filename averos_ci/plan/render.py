@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 
 from rich.text import Text
 
-from averos_ci.plan import review
+from averos_ci.plan import not_applied, review
 from averos_ci.plan.execution_diff import flatten, show
 from averos_ci.plan.markdown import GITHUB_COMMENT_LIMIT, md_escape, render_markdown
 from averos_ci.plan.model import ExecutionPlan
@@ -63,6 +63,7 @@ def _text_lines(plan: ExecutionPlan) -> list[tuple[str, str]]:
         from averos_ci.plan.patch_render import render_patch_text
 
         lines += [("", line) for line in render_patch_text(plan.code_patch).splitlines()]
+    lines += [("!", line) for line in not_applied.text_lines(plan)]
     if not plan.has_changes and not plan.diff.conflicts:
         lines += [("", "No changes: the application matches the manifest."), ("", "")]
     lines.append(("", counts_line(plan)))
@@ -112,7 +113,8 @@ def _pretty(value: object, depth: int, indent: str = "") -> Iterator[str]:
 
 def json_pieces(plan: ExecutionPlan) -> Iterator[str]:
     """:func:`render_json`'s text in pieces (written to a file one by one, never whole)."""
-    yield from _pretty(mask_wire(plan.to_wire()), 3)
+    wire, warned = mask_wire(plan.to_wire()), not_applied.wire(plan)
+    yield from _pretty({**wire, not_applied.WIRE_KEY: warned} if warned else wire, 3)
     yield "\n"
 
 

@@ -1,6 +1,7 @@
 """Policy as a pure function: (plan, settings) → violations and approval requirements.
 
-*Violations* are decided by the plan alone (``forbidRemovals``, ``maxNodes``): they fail
+*Violations* are decided by the plan alone (``forbidRemovals``, ``forbidNotApplied``,
+``maxNodes``): they fail
 ``plan --policy`` and must block an apply. *Requirements* need GitHub data to check (who
 approved, with which permission): they are returned as data — a minimum permission and a
 number of distinct approvers, each with its reason — for the GitHub flow to enforce.
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from averos_ci.plan.model import ExecutionPlan
+from averos_ci.plan.not_applied import not_applied
 from averos_ci.policy.settings import PermissionLevel, PolicySettings
 
 
@@ -88,6 +90,18 @@ def evaluate_policy(plan: ExecutionPlan, settings: PolicySettings) -> PolicyResu
                 f"{len(removed)} element(s) would be removed from the manifest; removals are "
                 "forbidden (restore them, or declare a rename with renamedFrom)",
                 removed,
+            )
+        )
+    unapplied = not_applied(plan) if settings.forbid_not_applied else ()
+    if unapplied:
+        violations.append(
+            Violation(
+                "forbidNotApplied",
+                f"{len(unapplied)} setting(s) the plan states will not take effect ("
+                + "; ".join(f"{n.node_id}: {n.setting}" for n in unapplied[:5])
+                + (f"; … {len(unapplied) - 5} more" if len(unapplied) > 5 else "")
+                + "): remove them from the manifest, or use an adapter that applies them",
+                tuple(dict.fromkeys(n.node_id for n in unapplied)),
             )
         )
     executable = len(plan.executable_nodes())

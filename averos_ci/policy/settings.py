@@ -49,6 +49,11 @@ class PolicySettings(_Model):
         default=False,
         description="Violation: the plan removes elements from the manifest (`toRemove`).",
     )
+    forbid_not_applied: StrictBool = Field(
+        default=False,
+        description="Violation: the adapter predicts that settings the plan states will not "
+        "take effect (the plan's `notApplied` warnings).",
+    )
     required_approvals: StrictInt = Field(
         default=1,
         ge=1,
@@ -95,6 +100,6 @@ def load_policy(raw: dict[str, Any] | None, *, config_path: Path | None) -> Poli
             path=config_path or "averos.config.json",
             line=line,
             column=col,
-            hint="see 'Policy' in the README (keys: forbidRemovals, requiredApprovals, "
-            "updatesNeedPermission, maxNodes, protectedElements)",
+            hint="see 'Policy' in the README (keys: forbidRemovals, forbidNotApplied, "
+            "requiredApprovals, updatesNeedPermission, maxNodes, protectedElements)",
         ) from None

@@ -10,6 +10,16 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).parent
+NOT_APPLIED_SCHEMA: dict[str, Any] = {
+    "description": "Settings the adapter predicts will not take effect (absent when none).",
+    "type": "array",
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["nodeId", "setting", "reason"],
+        "properties": {k: {"type": "string"} for k in ("nodeId", "setting", "reason")},
+    },
+}
 
 
 def generated() -> dict[str, dict[str, Any]]:
@@ -22,6 +32,8 @@ def generated() -> dict[str, dict[str, Any]]:
         ("state", AppliedState, STATE_FORMAT_VERSION),
     ):
         schema = model.model_json_schema(by_alias=True, mode="serialization")
+        if name == "plan":  # rendered beside the plan, outside its hash (plan/not_applied.py)
+            schema["properties"]["notApplied"] = NOT_APPLIED_SCHEMA
         schema["$id"] = f"https://averos-ci.invalid/schemas/{name}-v{version}.schema.json"
         schema["title"] = f"averos-ci {name} file, formatVersion {version}"
         out[f"{name}.schema.json"] = schema

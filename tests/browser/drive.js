@@ -8,11 +8,14 @@
 // The scenario (all steps optional except baseUrl and shots):
 //   {"baseUrl": "http://127.0.0.1:4200", "shots": "/dir", "chromium": "/usr/bin/chromium",
 //    "login": {"user": "u", "password": "p"},
+//    "open": {"path": "/todotasks/create"},   (a full page load, no login: openedUrl says where
+//                                              the app ended up, e.g. /login behind a guard)
 //    "create": {"path": "/books/create", "fields": [{"label": "Title", "value": "Dune"},
 //               {"label": "Genre", "option": "Novel"}]},
 //    "search": {"path": "/books/search", "expect": "Dune"},
 //    "language": {"code": "fr", "path": "/books/create", "expectLabel": "Titre"}}
-// Prints one JSON object: {"ok": true, "labels": [...], "shots": [...]} or
+// Prints one JSON object: {"ok": true, "labels": [...], "shots": [...], "requests": [...]}
+// (requests: the URL of every request the page made, aborted ones included) or
 // {"ok": false, "error": "...", "shots": [...]} (exit code 1).
 'use strict';
 const fs = require('fs');
@@ -72,6 +75,8 @@ async function main() {
     result.backend.push(`${r.method()} ${r.url()} -> ${response ? response.status() : '?'}`);
   });
   result.errors = [];
+  result.requests = [];
+  page.on('request', (r) => result.requests.push(r.url()));
   page.on('pageerror', (e) => result.errors.push(String(e).slice(0, 300)));
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().includes('ERR_FAILED')) result.errors.push(m.text().slice(0, 300));
@@ -91,7 +96,13 @@ async function main() {
       await page.click('form button[type=submit]');
       await page.waitForURL('**/home');
     }
+    if (scenario.open) {
+      await open(`${base}${scenario.open.path}`);
+      result.openedUrl = page.url();
+      await shot('opened');
+    }
     if (scenario.create) {
+      if (scenario.open) await navigate('/public'); // leave the directly loaded page first
       await navigate(scenario.create.path);
       for (const f of scenario.create.fields) {
         const ff = field(f.label);

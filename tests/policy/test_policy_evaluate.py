@@ -143,3 +143,19 @@ def test_bad_settings_are_config_errors(raw: dict[str, Any], message: str) -> No
     with pytest.raises(ConfigError) as exc:
         load_policy(raw, config_path=None)
     assert message in str(exc.value) and exc.value.hint and exc.value.exit_code == 2
+
+
+def test_forbid_not_applied() -> None:
+    """The adapter's prediction (angular-schematics: memberTag, deleteStrategy, …)."""
+    angular = {"adapter": "angular-schematics", "adapterOptions": {"templateCache": True}}
+    plan = plan_of(example_raw(), execution=angular)
+    [v] = evaluate_policy(plan, policy(forbidNotApplied=True)).violations
+    assert v.rule == "forbidNotApplied"
+    assert "simple-field:ToDoTask:taskId" in v.elements
+    assert "simple-field:ToDoArea:areaId: memberTag" in v.message and "3 more" in v.message
+    assert evaluate_policy(plan, policy(forbidNotApplied=False)).passed
+    # an adapter that predicts nothing, or a plan that executes nothing, passes
+    mock = plan_of(example_raw(), execution={"adapter": "mock", "adapterOptions": {}})
+    assert evaluate_policy(mock, policy(forbidNotApplied=True)).passed
+    unchanged = plan_of(example_raw(), applied(example_raw()), execution=angular)
+    assert evaluate_policy(unchanged, policy(forbidNotApplied=True)).passed

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
 from averos_ci._suggest import suggest
-from averos_ci.errors import ConfigError, InputError
-from averos_ci.execute.contracts import AdapterFactory, ExecutionAdapter
+from averos_ci.errors import AverosCIError, ConfigError, InputError
+from averos_ci.execute.contracts import AdapterFactory, ExecutionAdapter, NotApplied
+from averos_ci.plan.model import PlanNode
 
 if TYPE_CHECKING:
     from averos_ci.config import RunConfig
@@ -32,6 +33,7 @@ __all__ = [
     "available_adapters",
     "get_adapter",
     "identity_options",
+    "predict_not_applied",
 ]
 
 
@@ -98,3 +100,19 @@ def identity_options(name: str, options: Mapping[str, Any]) -> dict[str, Any]:
         except Exception:  # not loadable here: planning covers every option
             hook = None
     return dict(hook(dict(options))) if callable(hook) else dict(options)
+
+
+def predict_not_applied(
+    name: str, options: Mapping[str, Any], nodes: Iterable[PlanNode]
+) -> list[tuple[str, NotApplied]]:
+    """(node id, setting) pairs adapter ``name`` says will not take effect: its optional
+    ``not_applied(node)`` method. An adapter that cannot be built here predicts nothing (the
+    run reports why it cannot be built)."""
+    try:
+        adapter = get_adapter(name, options)
+    except (AverosCIError, ValueError, OSError):
+        return []
+    hook = getattr(adapter, "not_applied", None)
+    if not callable(hook):
+        return []
+    return [(node.id, found) for node in nodes for found in hook(node)]

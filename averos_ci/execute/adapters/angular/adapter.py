@@ -16,6 +16,7 @@ from averos_ci.execute.contracts import (
     ExecutionFailure,
     ExecutionResult,
     ExecutionState,
+    NotApplied,
     RuntimeMutation,
 )
 from averos_ci.plan.model import PlanNode
@@ -44,6 +45,7 @@ from .template.workspace import (
     move_into_place,
     staging_dir,
 )
+from .unapplied import predict
 from .writes import apply_edit
 
 
@@ -124,6 +126,10 @@ class AngularSchematicsAdapter:
             self._driver = None
 
     # -- nodes -----------------------------------------------------------------------
+    def not_applied(self, node: PlanNode) -> list[NotApplied]:
+        """What of the node's settings will not take effect (the plan shows it)."""
+        return predict(node.command, node.args)
+
     def execute(
         self, node: PlanNode, context: ExecutionContext, state: ExecutionState
     ) -> ExecutionResult:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import edits, runtime_config
+from . import authentication, edits, runtime_config
 from .files import Files, exists, source_root
 from .strings import camelize, dasherize
 
@@ -138,16 +138,19 @@ OPERATIONS: dict[str, Operation] = {
             _component(f, dasherize(str(a["ename"])), f"{verb}{a['ename']}")
             for verb in ("Create", "Search")
         ),
+        post_edit=authentication.open_routes,
     ),
     "create-entity-uc": Schematic(
         "create-entity-uc",
         lambda a: {"name": a["name"], "ename": a["ename"]},
         present=lambda f, a: _component(f, dasherize(str(a["ename"])), str(a["name"])),
+        post_edit=authentication.open_routes,
     ),
     "search-entity-uc": Schematic(
         "search-entity-uc",
         lambda a: {"name": a["name"], "ename": a["ename"]},
         present=lambda f, a: _component(f, dasherize(str(a["ename"])), str(a["name"])),
+        post_edit=authentication.open_routes,
     ),
     "create-page": Schematic(
         "create-page",
@@ -160,6 +163,7 @@ OPERATIONS: dict[str, Operation] = {
             }
         ),
         present=lambda f, a: _page(f, str(a["name"])),
+        post_edit=authentication.open_routes,
     ),
     "add-language": Schematic("add-language", lambda a: {"languageCode": a["languageCode"]}),
     "add-translation-entry": Schematic(

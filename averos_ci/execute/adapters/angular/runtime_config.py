@@ -28,9 +28,10 @@ from typing import Any
 
 from averos_ci.errors import InputError
 
+from . import authentication, budgets, unapplied
 from .edits import Edited
 from .files import read_text, source_relative
-from .strings import camelize, dasherize
+from .strings import dasherize
 
 RUNTIME = "@wiforge/averos 1.4.1"
 # `ng add` writes this line; add-language edits its supportedLanguages list.
@@ -174,14 +175,7 @@ def _split_url(url: str, name: object) -> dict[str, Any]:
 
 def http_auth_config(root: Path, args: Mapping[str, Any]) -> Edited:
     del root
-    keys = ", ".join(sorted(k for k in args if k != "name"))
-    return Edited(
-        notes=(
-            f"httpAuthConfig ({keys}): no place in {RUNTIME}: its TokenInterceptorService "
-            "always sends `Authorization: Bearer <token>` with credentials and its "
-            "ErrorInterceptorService sends 401s to /login",
-        )
-    )
+    return Edited(notes=tuple(str(n) for n in unapplied.http_auth_config(args)))
 
 
 _ID_MEMBER = re.compile(r"(@ID\(\)\s*\n\s*)(_id|id)(!:)")
@@ -222,51 +216,36 @@ def field_mapping(root: Path, args: Mapping[str, Any]) -> Edited:
 
 
 def application_settings(root: Path, args: Mapping[str, Any]) -> Edited:
-    """``applicationName`` and ``defaultLanguageCode`` are ``ng add`` options (bootstrap)."""
-    del root
-    ignored = sorted(
-        k
-        for k in (
-            "description",
-            "enableAuthentication",
-            "enableExternalEntityMapping",
-            "defaultAuthenticationProvider",
-        )
-        if k in args
+    """``applicationName`` and ``defaultLanguageCode`` are ``ng add`` options (bootstrap);
+    ``enableAuthentication`` decides the entity routes' guard (authentication.py). The app
+    also gets a reachable default ``beURL`` and production budgets that fit it."""
+    login = authentication.application_login(root, args)
+    files = {**_default_be_url(root), **budgets.production_budgets(root), **login.files}
+    notes = tuple(str(n) for n in unapplied.application(args)) + login.notes
+    return Edited(files=files, notes=notes)
+
+
+DEFAULT_BE_URL = "http://localhost:3000"
+
+
+def _default_be_url(root: Path) -> dict[str, str]:
+    """`ng add` without ``authBackendUrl`` writes ``http://locahost:3000`` (sic): a host that
+    never resolves. A provider's ``authBackendUrl`` (its own node) replaces it later."""
+    relative = source_relative(root, "app/app.module.ts")
+    path = root / relative
+    text = read_text(path) if path.is_file() else ""
+    new = _BE_URL.sub(
+        lambda m: m.group(0) if "locahost" not in m.group(0) else f"{m.group(1)}'{DEFAULT_BE_URL}'",
+        text,
     )
-    if not ignored:
-        return Edited()
-    return Edited(
-        notes=(
-            f"{', '.join(ignored)}: no place in {RUNTIME} (AverosConfig has only beURL and "
-            "supportedLanguages; the generated entity routes always require a login)",
-        )
-    )
+    return {relative: new} if new != text else {}
 
 
 def member_tag(root: Path, args: Mapping[str, Any]) -> Edited:
     del root
-    tag = args.get("memberTag")
-    if tag not in ("ID", "BusinessID"):
-        return Edited()
-    member = camelize(str(args["mname"]))
-    return Edited(
-        notes=(
-            f"memberTag {tag} of {args['ename']}.{member}: no place in {RUNTIME} "
-            "(add-simple-member has no option for it; the identifier is the generated "
-            "@ID() id member, or _id through a field mapping)",
-        )
-    )
+    return Edited(notes=tuple(str(n) for n in unapplied.member_tag(args)))
 
 
 def delete_strategy(root: Path, args: Mapping[str, Any]) -> Edited:
     del root
-    strategy = args.get("deleteStrategy")
-    if not strategy:
-        return Edited()
-    return Edited(
-        notes=(
-            f"deleteStrategy {strategy} of {args['ename']}: no place in {RUNTIME} "
-            "(add-composite-member has no option for it)",
-        )
-    )
+    return Edited(notes=tuple(str(n) for n in unapplied.delete_strategy(args)))

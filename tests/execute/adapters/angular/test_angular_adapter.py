@@ -108,7 +108,7 @@ def test_nodes_report_mutations_and_logs(workspace: Path) -> None:
     tag = results[3].runtime_mutation
     assert tag is not None and not any(p.startswith("src/assets/") for p in tag.created)
     tag_log = workspace.parent / "ws-logs" / "nodes" / "simple-field_ToDoTask_taskId.log"
-    assert "NOT APPLIED: memberTag ID of ToDoTask.taskId" in tag_log.read_text()
+    assert "NOT APPLIED: memberTag: ID of ToDoTask.taskId" in tag_log.read_text()
     fr = json.loads((workspace / "src/assets/i18n/fr.json").read_text())
     assert fr["todotask.status"] == "Statut"
     log = (workspace.parent / "ws-logs" / "nodes" / "entity_ToDoTask.log").read_text()

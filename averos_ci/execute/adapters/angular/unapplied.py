@@ -1,0 +1,153 @@
+"""What of a node's settings @wiforge/averos 1.4.1 has no place for: a function of the node's
+args alone, so the plan shows it before approval. The built-in edits log the same notes
+(``NOT APPLIED: …`` in the node's log) when they run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from averos_ci.execute.contracts import NotApplied
+
+from .strings import camelize
+
+RUNTIME = "@wiforge/averos 1.4.1"
+AUTH_URL_KEY = "authBackendUrl"
+RUNTIME_ID_KEY = "_id"
+DIALECTS = {"json-server": "'JSON-SERVER'", "mongodb": ""}
+SERVICE_KEYS = ("apiHost", "apiPort", "apiProtocol", "apiEndPoint", "apiHTTPQueryBuilder")
+
+Args = Mapping[str, Any]
+
+
+def pairs(value: Any) -> dict[str, Any]:
+    """``[{key, value}]`` or ``{k: v}`` -> ``{k: v}``."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, list):
+        return {str(i["key"]): i.get("value") for i in value if isinstance(i, Mapping)}
+    return {}
+
+
+def application(args: Args) -> list[NotApplied]:
+    """``applicationName``, ``defaultLanguageCode`` (ng add options) and
+    ``enableAuthentication`` (authentication.py) take effect; these do not."""
+    reasons = {
+        "description": f"no place in {RUNTIME}'s generated application",
+        "enableExternalEntityMapping": f"no place in {RUNTIME} (AverosConfig has only beURL "
+        "and supportedLanguages); field mappings to _id are applied per entity",
+        "defaultAuthenticationProvider": f"no place in {RUNTIME}: its one authentication is "
+        f"the /auth/* API of beURL (set by a provider's {AUTH_URL_KEY})",
+    }
+    return [NotApplied(key, reason) for key, reason in reasons.items() if key in args]
+
+
+def member_tag(args: Args) -> list[NotApplied]:
+    tag = args.get("memberTag")
+    if tag not in ("ID", "BusinessID"):
+        return []
+    member = camelize(str(args["mname"]))
+    return [
+        NotApplied(
+            "memberTag",
+            f"{tag} of {args['ename']}.{member}: no place in {RUNTIME} (add-simple-member has "
+            "no option for it; the identifier is the generated @ID() id member, or _id "
+            "through a field mapping)",
+        )
+    ]
+
+
+def delete_strategy(args: Args) -> list[NotApplied]:
+    strategy = args.get("deleteStrategy")
+    if not strategy:
+        return []
+    return [
+        NotApplied(
+            "deleteStrategy",
+            f"{strategy} of {args['ename']}.{args.get('memberName')}: no place in {RUNTIME} "
+            "(add-composite-member has no option for it)",
+        )
+    ]
+
+
+def field_mapping(args: Args) -> list[NotApplied]:
+    pairs_ = [p for p in args.get("mapping") or [] if isinstance(p, Mapping)]
+    rest = [f"{p.get('fieldKey')}->{p.get('mapTo')}" for p in pairs_ if p.get("mapTo") != "_id"]
+    if not rest:
+        return []
+    return [
+        NotApplied(
+            "mapping",
+            f"field mapping {args.get('name')!r} ({', '.join(rest)}): no place in {RUNTIME}: "
+            "its services send and read entity members under their own names",
+        )
+    ]
+
+
+def service_configuration(args: Args) -> list[NotApplied]:
+    out = []
+    if not args.get("apiHost") or args.get("apiEndPoint") is None:
+        out.append(
+            NotApplied(
+                "apiHost/apiEndPoint",
+                "missing: the service keeps its generated URL (set both to configure it)",
+            )
+        )
+    builder = args.get("apiHTTPQueryBuilder")
+    if builder is not None and str(builder).lower() not in DIALECTS:
+        out.append(
+            NotApplied(
+                "apiHTTPQueryBuilder",
+                f"{builder!r} has no query dialect in {RUNTIME} (it knows "
+                f"{', '.join(sorted(DIALECTS))}): search queries keep theirs",
+            )
+        )
+    out += [
+        NotApplied(key, f"no place in {RUNTIME}'s services")
+        for key in sorted(set(args) - {"name", "id", "type", *SERVICE_KEYS})
+    ]
+    return out
+
+
+def authentication_provider(args: Args) -> list[NotApplied]:
+    config = pairs(args.get("config"))
+    config.pop(AUTH_URL_KEY, None)
+    settings = ["providerType", *(f"config.{k}" for k in sorted(config))]
+    return [
+        NotApplied(
+            setting,
+            f"provider {args.get('name')!r}: no place in {RUNTIME}: its one authentication is "
+            f"the /auth/* API of beURL (set it with the config key {AUTH_URL_KEY})",
+        )
+        for setting in settings
+        if setting != "providerType" or "providerType" in args
+    ]
+
+
+def http_auth_config(args: Args) -> list[NotApplied]:
+    return [
+        NotApplied(
+            key,
+            f"httpAuthConfig: no place in {RUNTIME}: its TokenInterceptorService always sends "
+            "`Authorization: Bearer <token>` with credentials and its ErrorInterceptorService "
+            "sends 401s to /login",
+        )
+        for key in sorted(k for k in args if k != "name")
+    ]
+
+
+PREDICTIONS: dict[str, Callable[[Args], list[NotApplied]]] = {
+    "ng-add": application,
+    "add-simple-member": member_tag,
+    "add-composite-member": delete_strategy,
+    "field-mapping": field_mapping,
+    "service-configuration": service_configuration,
+    "authentication-provider": authentication_provider,
+    "http-auth-config": http_auth_config,
+}
+
+
+def predict(command: str, args: Args) -> list[NotApplied]:
+    found = PREDICTIONS.get(command)
+    return found(args) if found is not None else []

@@ -44,7 +44,7 @@ NODE_PREFIXES = (
 MIN_SCRUB_CHARS = _secrets.MIN_CHARS
 RULE_HINT = (
     'write "<node id glob>/<arg>", e.g. "service-config:*/apiHost" or '
-    '"auth:GoogleAuthProvider/config" (README "Sensitive values")'
+    '"auth:GoogleAuthProvider/config" (docs/how-to/read-a-plan.md#sensitive-values)'
 )
 
 

@@ -100,6 +100,6 @@ def load_policy(raw: dict[str, Any] | None, *, config_path: Path | None) -> Poli
             path=config_path or "averos.config.json",
             line=line,
             column=col,
-            hint="see 'Policy' in the README (keys: forbidRemovals, forbidNotApplied, "
+            hint="see docs/how-to/policy.md (keys: forbidRemovals, forbidNotApplied, "
             "requiredApprovals, updatesNeedPermission, maxNodes, protectedElements)",
         ) from None

@@ -72,7 +72,7 @@ def test_bad_policy_is_located_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
     assert run_cli(["plan", "--config", str(cfg), "--policy"]) == 2
     err = capsys.readouterr().err
     assert f"{cfg}:6:5: /policy/forbidRemovalz: Extra inputs are not permitted" in err, err
-    assert "hint: see 'Policy' in the README" in err
+    assert "hint: see docs/how-to/policy.md" in err
 
 
 def test_policy_flag_without_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -35,12 +35,6 @@ SECTION = re.compile(r"see '([^']+)'")
 # its case then passes and its entry must go (test_known_broken_entries_still_exist).
 # The value is the page to point at (checked by test_the_suggested_targets_exist).
 KNOWN_BROKEN = {
-    "see 'adapterOptions' in the README's angular-schematics section": (
-        "docs/reference/adapters.md#adapteroptions"
-    ),
-    "see 'JavaScript and TypeScript adapters' in the README": (
-        "docs/reference/adapters.md#javascript-and-typescript-adapters-node-module"
-    ),
     "run inside GitHub Actions, or set these variables (see the README, 'Environment')": (
         "docs/reference/github-action.md#environment"
     ),
@@ -51,8 +45,6 @@ KNOWN_BROKEN = {
         "docs/explanation/threat-model.md"
     ),
     "see 'Settings' in the README": "docs/reference/configuration.md#github",
-    'write "<node id glob>/<arg>", e.g.': "docs/how-to/read-a-plan.md#sensitive-values",
-    "see 'Policy' in the README": "docs/how-to/policy.md",
 }
 
 

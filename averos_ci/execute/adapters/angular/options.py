@@ -48,7 +48,7 @@ def parse_options(options: Mapping[str, Any]) -> AngularOptions:
         AngularOptions,
         options,
         adapter="angular-schematics",
-        hint="see 'adapterOptions' in the README's angular-schematics section",
+        hint="see docs/reference/adapters.md#adapteroptions",
     )
 
 

@@ -13,7 +13,7 @@ from averos_ci.errors import ConfigError
 from averos_ci.execute.adapters._options import parse_adapter_options
 
 MODULE_SUFFIXES = (".js", ".mjs", ".cjs")
-HINT = "see 'JavaScript and TypeScript adapters' in the README"
+HINT = "see docs/reference/adapters.md#javascript-and-typescript-adapters-node-module"
 
 
 class NodeModuleOptions(WireModel):

@@ -18,9 +18,11 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
-from importlib.machinery import PathFinder
+from importlib.machinery import ModuleSpec
 from pathlib import Path
+from typing import Any
 
 Reader = Callable[[str], bytes | None]  # a config-relative posix path -> its bytes, or None
 MAX_FILES = 200  # a bound on the import walk
@@ -114,19 +116,49 @@ def _inside(rel: str) -> str | None:
 
 def _origins(name: str) -> Iterator[Path]:
     """The files an import of module ``name`` executes (packages' ``__init__`` first),
-    located without importing anything."""
-    parts = name.split(".")
-    search: list[str] | None = None
-    for i in range(len(parts)):
-        try:
-            spec = PathFinder.find_spec(".".join(parts[: i + 1]), search)
-        except (ImportError, ValueError):
-            return
-        if spec is None:
-            return
+    located with the path finders' hooks, without importing anything."""
+    search: list[str] = list(sys.path)
+    for i in range(len(name.split("."))):
+        spec, portions = _find(".".join(name.split(".")[: i + 1]), search)
+        if spec is None:  # a namespace package (nothing runs) or nothing at all
+            if not portions:
+                return
+            search = portions
+            continue
         if spec.has_location and spec.origin:
             yield Path(spec.origin)
-        locations = spec.submodule_search_locations
-        if locations is None:
+        if spec.submodule_search_locations is None:
             return
-        search = list(locations)
+        search = list(spec.submodule_search_locations)
+
+
+def _find(fullname: str, search: list[str]) -> tuple[ModuleSpec | None, list[str]]:
+    """The first module or regular package ``fullname`` in ``search``, else the folders of a
+    namespace package (``importlib``'s own walk would need the parent imported)."""
+    portions: list[str] = []
+    for entry in search:
+        finder = _finder(entry)
+        try:
+            spec = finder.find_spec(fullname) if finder is not None else None
+        except (ImportError, ValueError, OSError):
+            spec = None
+        if spec is None:
+            continue
+        if spec.loader is not None:
+            return spec, []
+        portions += list(spec.submodule_search_locations or [])
+    return None, portions
+
+
+def _finder(entry: str) -> Any:
+    if not isinstance(entry, str):
+        return None
+    cached = sys.path_importer_cache.get(entry)
+    if cached is not None:
+        return cached
+    for hook in sys.path_hooks:
+        try:
+            return hook(entry)
+        except ImportError:
+            continue
+    return None

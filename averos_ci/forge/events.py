@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from averos_ci._validation import first_problem
 from averos_ci.errors import InputError
 
 EVENT_MAX_BYTES = 25 * 1024 * 1024
@@ -208,10 +209,8 @@ def load_event(name: str, path: str | Path) -> Event:
     try:
         event = model.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        pointer = "/" + "/".join(str(p) for p in err["loc"])
         raise EventError(
-            f"{pointer}: {err['msg']}",
+            str(first_problem(exc)),
             path=path,
             hint=f"this does not look like a {name!r} event payload",
         ) from None

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
 from averos_ci._permission import Permission as Permission
+from averos_ci._validation import first_problem
 from averos_ci.errors import ConfigError
 
 # GitHub rejects comment bodies above 65,536 characters; keep a margin for the frame.
@@ -71,10 +72,10 @@ def load_settings(
     try:
         settings = GitHubSettings.model_validate(raw or {})
     except ValidationError as exc:
-        err = exc.errors()[0]
-        pointer = "/github/" + "/".join(str(p) for p in err["loc"])
         raise ConfigError(
-            f"{pointer}: {err['msg']}", path=where, hint="see 'Settings' in the README"
+            str(first_problem(exc, prefix=("github",))),
+            path=where,
+            hint="see 'Settings' in the README",
         ) from None
     warnings = tuple(
         f"{where}: warning CFG-02 unknown key 'github.{key}'"

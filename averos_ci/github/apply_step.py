@@ -35,6 +35,7 @@ from averos_ci.statebranch.claim import (
     finish,
     read_claim,
     release_claim,
+    start_fresh,
     write_claim,
 )
 from averos_ci.statebranch.errors import ApplyConflicts, ApplyRefused
@@ -145,6 +146,8 @@ def apply_step(
         resumed = claim is not None
         if resumed:  # with a state key: only progress sealed under it (statebranch/seal.py)
             verify_progress(proj, key=ctx.env.state_key, project=project, branch=sb.branch)
+        else:  # a fresh claim starts from nothing: never seal progress no claim covers
+            _drop_unclaimed(proj, branch=sb.branch, project=project)
         write_claim(
             proj,
             claim,
@@ -188,6 +191,17 @@ def apply_step(
         cancel=cancel,
         manifest_path=manifest_path,
     )
+
+
+def _drop_unclaimed(proj: Path, *, branch: str, project: str) -> None:
+    dropped = start_fresh(proj)
+    if dropped:
+        annotate(
+            "warning",
+            f"{branch!r} held progress for project {project!r} that no claim covers "
+            f"({', '.join(dropped)}): discarded, the apply starts from scratch (if nobody "
+            "wrote it there by hand, protect the state branch)",
+        )
 
 
 def _execute(

@@ -1,9 +1,11 @@
 """The ``execution`` part (adapter, adapterOptions, workspaceRoot …) that the base branch's
 config gives, so that the plan comment can show what a pull request changes in it: such a
-change voids an approval, and the reviewer must see why."""
+change voids an approval, and the reviewer must see why. The files that execution loads
+(``loadedFiles``) are read from the base commit."""
 
 from __future__ import annotations
 
+import posixpath
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -25,13 +27,22 @@ def base_execution(ctx: FlowContext, base_sha: str | None) -> tuple[dict[str, An
         return None, label
     try:
         rel = cfg.resolve().relative_to(ctx.repo_root).as_posix()
-        raw = ctx.state_branch().read_commit_file(base_sha, rel)
+        sb = ctx.state_branch()
+        raw = sb.read_commit_file(base_sha, rel)
+        folder = posixpath.dirname(rel)
+
+        def read(path: str) -> bytes | None:  # the base commit's files, not the checkout's
+            return sb.read_commit_file(base_sha, posixpath.join(folder, path))
+
         with tempfile.TemporaryDirectory(prefix="averos-ci-base-") as tmp:
             if raw is None:
-                return execution_identity(default_config(Path(tmp))), label
-            path = Path(tmp) / (cfg.name or CONFIG_FILE_NAME)
-            path.write_bytes(raw)
-            return execution_identity(load_config(path)), label
+                config = default_config(Path(tmp))
+            else:
+                path = Path(tmp) / (cfg.name or CONFIG_FILE_NAME)
+                path.write_bytes(raw)
+                config = load_config(path)
+            # the code it loads, as the base commit has it (looked for in this checkout)
+            return execution_identity(config, root=cfg.resolve().parent, read=read), label
     except (AverosCIError, ValueError) as exc:
         annotate("warning", f"cannot read the base branch's execution settings: {exc}")
         return None, label

@@ -4,7 +4,10 @@ the state where it now lives.
 - ``default-branch`` (default): commit the generated files back to the default branch
   (``[skip ci]``, never forced). When the branch refuses the push (protection rules, a
   hook), push them to ``averos/apply-<planHash12>`` and open a pull request instead; the
-  next apply builds on them only once it is merged (until then drift says so).
+  next apply builds on them only once it is merged (until then drift says so). That branch
+  is reused only when it holds exactly this change (parent: the merge; the same tree);
+  anything else there (a write user can push it first) is left alone, and the commit goes
+  to ``averos/apply-<planHash12>-<commit12>``.
 - ``same-branch``: the branch that was pushed (the default branch for a merge).
 - ``branch``: another branch (``workspaceBranch``); the next apply does not find the app.
 - ``none``: nothing is committed — you keep the workspace yourself; the drift guard refuses
@@ -21,7 +24,7 @@ from averos_ci.forge.settings import CommitWorkspace
 from averos_ci.plan import ExecutionPlan
 from averos_ci.review.markdown import code
 from averos_ci.state.model import PullRequestLocation
-from averos_ci.statebranch.keep import Kept, commit_message, push_files
+from averos_ci.statebranch.keep import Kept, commit_message, land_on_branch, push_files
 from averos_ci.statebranch.landing import Backoff
 from averos_ci.statebranch.state_branch import GitError
 
@@ -70,14 +73,24 @@ def _pull_request(
     ctx: FlowContext, default: str, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
 ) -> Kept:
     branch = f"{PR_BRANCH_PREFIX}{plan.plan_hash[:12]}"
-    target = ctx.branch(branch)
-    commit = target.fetch()  # a re-run of this job: the branch is already there
-    if commit is None:
-        commit = target.commit_paths(parent=sha, changes=changes, message=commit_message(plan, sha))
-        if not target.push(commit):
-            commit = target.fetch()
-    if commit is None:
-        raise GitError(f"could not push the generated files to {branch}")
+    commit = ctx.branch(branch).commit_paths(
+        parent=sha, changes=changes, message=commit_message(plan, sha)
+    )
+    landed = land_on_branch(ctx.branch(branch), commit)  # reused only if it is this change
+    if landed is None:  # someone else's commit is there: never open the PR from it
+        taken, branch = branch, f"{branch}-{commit[:12]}"
+        annotate(
+            "warning",
+            f"{taken} holds a commit this apply did not make: not reused; the generated "
+            f"files go to {branch}",
+        )
+        landed = land_on_branch(ctx.branch(branch), commit)
+    if landed is None:
+        raise GitError(
+            f"could not push the generated files to {branch}: the branch holds another commit",
+            hint=f"delete {branch} (nothing of this apply is on it) and re-run the job",
+        )
+    commit = landed
     existing = ctx.client.open_pulls(head=branch, base=default)
     pr = existing[0] if existing else None
     if pr is None:

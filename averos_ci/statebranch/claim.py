@@ -97,6 +97,22 @@ def write_claim(
     )
 
 
+def start_fresh(proj: Path) -> list[str]:
+    """Before a new claim (no claim was there): drop any progress the folder holds.
+
+    Checkpoints, a seal or a partial workspace that no claim covers were not written by an
+    apply of this run (a claim is pushed before anything runs): a state-branch writer could
+    have planted them, and the claim's seal would then authenticate them. The names of what
+    was dropped, for a warning."""
+    dropped = [n for n in (CHECKPOINTS, SEAL, SEALED_CHECKPOINTS) if (proj / n).exists()]
+    for name in dropped:
+        (proj / name).unlink()
+    if (proj / PARTIAL).exists():
+        shutil.rmtree(proj / PARTIAL)
+        dropped.append(f"{PARTIAL}/")
+    return dropped
+
+
 def release_claim(proj: Path) -> None:
     for leftover in (CLAIM, SEAL, SEALED_CHECKPOINTS):
         (proj / leftover).unlink(missing_ok=True)

@@ -46,6 +46,28 @@ def push_files(
     return None
 
 
+def land_on_branch(target: StateBranch, commit: str) -> str | None:
+    """Push ``commit`` to ``target``'s branch, or find it there already; the commit the
+    branch now holds, or ``None`` when the branch holds anything else.
+
+    A branch already there is reused only when its tip is this commit or the same commit
+    made by another attempt of the job (the same parents and the same tree): a branch that
+    anyone with write access pushed first, e.g. with a file on top, is never taken for ours.
+    """
+    tip = target.fetch()
+    if tip is None:
+        if target.push(commit):
+            return commit
+        tip = target.fetch()  # pushed by a parallel attempt meanwhile
+    return tip if tip is not None and _same_change(target, tip, commit) else None
+
+
+def _same_change(target: StateBranch, tip: str, commit: str) -> bool:
+    a, b = target.repo.commit(tip), target.repo.commit(commit)
+    same_parents = [p.hexsha for p in a.parents] == [p.hexsha for p in b.parents]
+    return same_parents and a.tree.hexsha == b.tree.hexsha
+
+
 def record_location(state_file: Path, kept: Kept) -> None:
     """Write where the application lives into the state the apply just saved."""
     if not state_file.is_file():

@@ -17,6 +17,7 @@ from typing import Any
 from averos_ci._fs import atomic_write_text
 from averos_ci.plan.model import ExecutionPlan, canonical_json
 from averos_ci.plan.render import render_text
+from averos_ci.plan.review import plain
 from averos_ci.state.drift import DriftReport, render_drift
 from averos_ci.state.model import AppliedState
 from averos_ci.state.store import parse_state
@@ -50,14 +51,15 @@ class RollbackPlan:
 
     def render_text(self) -> str:
         t, cur, new = self.target, self.current, self.rolled_back
-        later = sorted(set(_files(cur)) - set(_files(new)))
+        later = [plain(f) for f in sorted(set(_files(cur)) - set(_files(new)))]
+        run = plain(t.run_id)  # strings of the state branch never drive the terminal
         lines = [
             f"Rollback of project {self.project!r} on {self.branch!r} to the state after "
-            f"applied commit {str(t.sha)[:12]} (run {t.run_id}):",
+            f"applied commit {plain(str(t.sha)[:12])} (run {run}):",
             f"  state now:        serial {cur.serial}, {len(cur.node_states)} node(s), "
             f"manifest {cur.manifest_hash[:12]}",
             f"  rolled back to:   serial {new.serial} (new), {len(new.node_states)} node(s), "
-            f"manifest {new.manifest_hash[:12]} (as after run {t.run_id})",
+            f"manifest {plain(new.manifest_hash[:12])} (as after run {run})",
             "",
             f"The next apply would execute this plan ({self.manifest} against the "
             "rolled-back state), once a plan computed against the rolled-back state is "

@@ -1,6 +1,7 @@
 """One project's directory of the state branch as ``averos-ci state show`` reports it: the
 applied state, the run records (``<project>/runs/``) and the claim of an unfinished apply
-(``apply.json``, ``checkpoints.json``, ``partial-workspace/``)."""
+(``apply.json``, ``checkpoints.json``, ``partial-workspace/``). The text report shows every
+control character escaped (``\\u001b``), one line per item, as the plan renderers do."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import git
 
+from averos_ci.plan.review import plain
 from averos_ci.state.model import AppliedState
 from averos_ci.state.store import parse_state
 from averos_ci.statebranch.claim import CHECKPOINTS, CLAIM, FORMAT_VERSION, PARTIAL, RUNS
@@ -139,7 +141,8 @@ class StateView:
                 f"{r.action}: run {r.run_id} by {r.data.get('actor')}: {r.data.get('reason')}"
             )
         lines += _pending_lines(self.pending, self.project)
-        return "\n".join(lines) + "\n"
+        # the branch is anyone's who can push to it: no string of it may drive the terminal
+        return "\n".join(plain(line) for line in lines) + "\n"
 
 
 def _pending_lines(pending: ClaimView | None, project: str) -> list[str]:

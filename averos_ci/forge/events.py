@@ -86,6 +86,7 @@ class PullRequestEvent(_Payload):
     number: int | None = None
     pull_request: PullRequest
     repository: Repo
+    sender: User | None = None  # who opened the PR or pushed the head (``synchronize``)
 
 
 class IssueCommentEvent(_Payload):

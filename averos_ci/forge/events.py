@@ -124,6 +124,9 @@ class WorkflowRun(_Payload):
     head_sha: str
     head_branch: str | None = None
     head_repository: HeadRepo | None = None
+    # who triggered the run (a re-run keeps it; ``triggering_actor`` is the re-runner): for a
+    # ``pull_request`` run, who pushed the head
+    actor: User | None = None
 
 
 class WorkflowRunEvent(_Payload):

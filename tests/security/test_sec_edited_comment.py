@@ -98,3 +98,17 @@ def test_repro_b_a_forged_head_at_and_pointer_do_not_carry_an_approval(
     r = merge_and_apply(world, "feat1", 1)
     assert "approved by bob" not in r.stdout, r.stdout
     assert r.code == 1, r.stdout + r.stderr
+
+
+def test_an_approval_in_the_same_second_as_the_plan_record_is_refused() -> None:
+    """GitHub's times have 1-second resolution and comments and statuses share no sequence:
+    "after the plan was published" is strict, so a tie is refused (documented), never counted."""
+    from averos_ci.review.approvals import comment_is_approval
+
+    plan = "ab" * 32
+    at = "2026-01-01T00:00:10Z"
+    comment = {"body": f"/averos approve {plan[:12]}", "created_at": at, "updated_at": at}
+    refusal = comment_is_approval(comment, plan_hash=plan, head_at=at)
+    assert refusal is not None and "before the plan" in refusal.reason
+    later = {**comment, "created_at": "2026-01-01T00:00:11Z", "updated_at": "2026-01-01T00:00:11Z"}
+    assert comment_is_approval(later, plan_hash=plan, head_at=at) is None

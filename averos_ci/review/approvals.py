@@ -122,8 +122,8 @@ def comment_is_approval(
         return Refusal("the approval comment was edited; post a new one")
     if not written_after(created, head_at):
         return Refusal(
-            "the approval was written before the plan for the current head was published; "
-            "approve again",
+            "the approval was written before the plan for the current head was published "
+            "(or in the same second: GitHub's clock counts seconds); approve again",
             f"To approve the current plan, post exactly:\n\n{approve_line(plan_hash)}",
         )
     return None

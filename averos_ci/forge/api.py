@@ -275,6 +275,11 @@ class GitHubClient:
                 return Permission(value)
         return Permission.NONE
 
+    def commit_statuses(self, sha: str) -> Iterator[dict[str, Any]]:
+        """GET /commits/{sha}/statuses: every status ever set on ``sha`` (append-only), each
+        with its ``creator``."""
+        return self.paginate(f"{self._repo}/commits/{sha}/statuses")
+
     def set_status(
         self, sha: str, *, state: str, description: str, context: str, target_url: str | None = None
     ) -> None:

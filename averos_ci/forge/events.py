@@ -87,6 +87,7 @@ class PullRequestEvent(_Payload):
     number: int | None = None
     pull_request: PullRequest
     repository: Repo
+    sender: User | None = None  # who opened the PR or pushed the head (``synchronize``)
 
 
 class IssueCommentEvent(_Payload):
@@ -124,6 +125,9 @@ class WorkflowRun(_Payload):
     head_sha: str
     head_branch: str | None = None
     head_repository: HeadRepo | None = None
+    # who triggered the run (a re-run keeps it; ``triggering_actor`` is the re-runner): for a
+    # ``pull_request`` run, who pushed the head
+    actor: User | None = None
 
 
 class WorkflowRunEvent(_Payload):

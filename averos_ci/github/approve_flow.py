@@ -38,10 +38,11 @@ from averos_ci.review.comment import (
     restamp,
     status_text,
 )
-from averos_ci.review.gate import set_project_status
+from averos_ci.review.gate import project_context, set_project_status
 from averos_ci.review.markdown import escape
 from averos_ci.review.outdated import OUTDATED_STATUS, PLAN_COMMAND, is_outdated
 from averos_ci.review.policy_gate import Gate, gate_from_meta, status_for
+from averos_ci.review.records import HeadFacts, head_facts
 from averos_ci.review.trust import trust_base
 from averos_ci.state.model import state_hash
 
@@ -102,6 +103,7 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
     comments = list(client.issue_comments(number))
     sticky = find_sticky(comments, project=ctx.project, bot_login=ctx.bot_login())
     meta = sticky.meta if sticky else None
+    facts = _facts(ctx, head, number)
 
     refusal: Refusal | None = None
     if sticky is None or meta is None:
@@ -110,6 +112,12 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         refusal = Refusal(
             f"the plan is for {meta.head_sha[:12]} but the head is {head[:12]}; "
             "wait for the new plan and approve that"
+        )
+    elif facts.shown != meta.plan_hash:
+        refusal = Refusal(
+            "the plan comment does not match the plan averos-ci published for this head "
+            "(its records on the commit): it was edited, or its plan job did not finish",
+            f"Comment `{PLAN_COMMAND}` (or push) to re-plan, then approve the new plan.",
         )
     elif event_head is not None and event_head != head:
         refusal = Refusal(
@@ -139,13 +147,19 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
             if isinstance(event, IssueCommentEvent)
             else {},
             plan_hash=meta.plan_hash,
-            head_at=meta.head_at,
+            head_at=facts.head_at,
         )
     elif isinstance(event, PullRequestReviewEvent):
-        refusal = _review_refusal(ctx, event, meta=meta, head=head)
+        refusal = _review_refusal(ctx, event, meta=meta, head=head, facts=facts)
     if refusal is None:
         refusal = check_approver(
-            client, login=login, pr_number=number, pr_author=author, settings=s
+            client,
+            login=login,
+            pr_number=number,
+            pr_author=author,
+            settings=s,
+            facts=facts,
+            head_sha=head,
         )
     body = event.comment.body if isinstance(event, IssueCommentEvent) else event.review.body
     if refusal is not None and _other_project(comments, body, sticky, ctx.project, ctx.bot_login()):
@@ -167,7 +181,9 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
     assert sticky is not None and meta is not None
     ref = ApprovalRef(source.kind, source.id, login, meta.plan_hash, meta.head_sha)
     meta = meta.with_approval(ref)
-    approvers, g = _restamp(ctx, sticky, meta, number=number, author=author, head=meta.head_sha)
+    approvers, g = _restamp(
+        ctx, sticky, meta, number=number, author=author, head=meta.head_sha, facts=facts
+    )
     if source.kind == "comment":
         client.react(source.id, "+1")
     if approvers:
@@ -226,11 +242,17 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
     sticky = find_sticky(
         client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
     )
-    if sticky is None or sticky.meta is None or sticky.meta.head_sha != head:
+    facts = _facts(ctx, head, number)
+    if (
+        sticky is None
+        or sticky.meta is None
+        or sticky.meta.head_sha != head
+        or sticky.meta.plan_hash != facts.shown
+    ):
         print("no current plan to refresh")
         return ApproveOutcome(False)
     meta = sticky.meta
-    approvers, g = _restamp(ctx, sticky, meta, number=number, author=author, head=head)
+    approvers, g = _restamp(ctx, sticky, meta, number=number, author=author, head=head, facts=facts)
     if meta.has_changes and meta.applicable:
         state, text = status_for(meta.plan_hash, approvers, g)
         if is_outdated(sticky.body):  # the state moved: only a re-plan makes it current
@@ -257,6 +279,7 @@ def _restamp(
     number: int,
     author: str,
     head: str,
+    facts: HeadFacts,
 ) -> tuple[list[str], Gate]:
     """Re-derive who approves the plan now and the policy's verdict, and show both in the
     sticky comment."""
@@ -265,10 +288,12 @@ def _restamp(
         client,
         pr_number=number,
         pr_author=author,
-        meta=meta,
         plan_hash=meta.plan_hash,
         head_sha=head,
         settings=ctx.settings,
+        project=ctx.project,
+        bot_login=ctx.bot_login(),
+        facts=facts,
     )
     approvers = list(view.approvers)
     g = gate_from_meta(client, approvers, meta)
@@ -283,8 +308,24 @@ def _restamp(
     return approvers, g
 
 
+def _facts(ctx: FlowContext, head: str, number: int) -> HeadFacts:
+    """The bot's records of ``head`` on pull request ``number`` (never the comment's text)."""
+    return head_facts(
+        ctx.client,
+        head,
+        context=project_context(ctx.settings.status_context, ctx.project),
+        pr_number=number,
+        bot_login=ctx.bot_login(),
+    )
+
+
 def _review_refusal(
-    ctx: FlowContext, event: PullRequestReviewEvent, *, meta: PlanMeta, head: str
+    ctx: FlowContext,
+    event: PullRequestReviewEvent,
+    *,
+    meta: PlanMeta,
+    head: str,
+    facts: HeadFacts,
 ) -> Refusal | None:
     """Why an approving review does not count: a pinned one by its pin, a plain one when
     plain reviews are off or it is outdated (the plan or the state changed since)."""
@@ -300,7 +341,7 @@ def _review_refusal(
         )
     refusal = plain_review_refusal(
         {"commit_id": review.commit_id, "submitted_at": review.submitted_at},
-        meta=meta,
+        facts=facts,
         plan_hash=meta.plan_hash,
         head_sha=head,
     )

@@ -43,10 +43,13 @@ def plan_fork_run(ctx: FlowContext, event: WorkflowRunEvent) -> PlanOutcome:
         pr = PullRequest.model_validate(found[0])
     except ValidationError:
         raise GitHubAPIError("GET /pulls: unexpected pull request shape") from None
-    return plan_pull_head(ctx, pr, run.head_sha)
+    # the pull_request run's actor is who pushed the head (a re-run keeps it)
+    return plan_pull_head(ctx, pr, run.head_sha, pusher=run.actor.login if run.actor else None)
 
 
-def plan_pull_head(ctx: FlowContext, pr: PullRequest, head_sha: str) -> PlanOutcome:
+def plan_pull_head(
+    ctx: FlowContext, pr: PullRequest, head_sha: str, *, pusher: str | None = None
+) -> PlanOutcome:
     """Plan the manifest of ``pr`` at ``head_sha``, read as data (never checked out), and
     publish it with the repository's token (also ``/averos plan``)."""
     try:
@@ -62,4 +65,4 @@ def plan_pull_head(ctx: FlowContext, pr: PullRequest, head_sha: str) -> PlanOutc
     with tempfile.TemporaryDirectory(prefix="averos-ci-fork-") as tmp:
         manifest = Path(tmp) / rel.name  # keep the name: the suffix selects JSON or YAML
         manifest.write_bytes(data)
-        return plan_for(ctx, pr, manifest_path=manifest, trusted_run=True)
+        return plan_for(ctx, pr, manifest_path=manifest, trusted_run=True, pusher=pusher)

@@ -33,6 +33,7 @@ from averos_ci.review.comment import (
 from averos_ci.review.markdown import code
 from averos_ci.review.plan_status import fail_plan_status, failure_reason, set_plan_status
 from averos_ci.review.policy_gate import gate_from_meta, policy_meta
+from averos_ci.review.records import record_url
 from averos_ci.review.trust import trust_base
 from averos_ci.state.drift import render_drift
 
@@ -53,19 +54,30 @@ def plan_pull_request(ctx: FlowContext, event: PullRequestEvent) -> PlanOutcome:
     if event.action not in PLAN_ACTIONS:
         print(f"pull_request '{event.action}': nothing to plan")
         return PlanOutcome(None, None, None, False, False)
-    return plan_for(ctx, event.pull_request, manifest_path=ctx.config.manifest_path)
+    pusher = None
+    if event.action in ("opened", "synchronize") and event.sender is not None:
+        pusher = event.sender.login  # who pushed this head (averos_ci.review.pushers)
+    return plan_for(ctx, event.pull_request, manifest_path=ctx.config.manifest_path, pusher=pusher)
 
 
 def plan_for(
-    ctx: FlowContext, pr: PullRequest, *, manifest_path: Path, trusted_run: bool = False
+    ctx: FlowContext,
+    pr: PullRequest,
+    *,
+    manifest_path: Path,
+    trusted_run: bool = False,
+    pusher: str | None = None,
 ) -> PlanOutcome:
     """Plan ``manifest_path`` (the PR head's manifest) and publish it on ``pr``.
 
     ``trusted_run``: a privileged run (``workflow_run``) that read only the manifest of a fork
-    PR as data; it may comment where the fork's own run could not.
+    PR as data; it may comment where the fork's own run could not. ``pusher``: who pushed the
+    head (the event's ``sender``), recorded with the plan (:mod:`averos_ci.review.records`).
     """
     try:
-        return _plan_for(ctx, pr, manifest_path=manifest_path, trusted_run=trusted_run)
+        return _plan_for(
+            ctx, pr, manifest_path=manifest_path, trusted_run=trusted_run, pusher=pusher
+        )
     except BaseException as exc:
         # A required ``averos-ci/plan`` must never wait at "Expected": whatever stopped the
         # plan (invalid manifest, bad state, API error, a bug) becomes a ``failure`` with the
@@ -77,7 +89,7 @@ def plan_for(
 
 
 def _plan_for(
-    ctx: FlowContext, pr: PullRequest, *, manifest_path: Path, trusted_run: bool
+    ctx: FlowContext, pr: PullRequest, *, manifest_path: Path, trusted_run: bool, pusher: str | None
 ) -> PlanOutcome:
     # the approval rules shown are the base branch's; a PR that changes them (or the status,
     # project, state branch …) needs an approval even when its plan changes nothing
@@ -165,6 +177,7 @@ def _plan_for(
             blocked=blocked,
             base=(base_exec, base_label if base_exec is not None else None),
             policy_md=policy_md,
+            pusher=pusher,
         )
     except GitHubAPIError as exc:
         if exc.status in (401, 403):  # read-only token: the summary and outputs are enough
@@ -184,6 +197,7 @@ def _publish(
     blocked: bool = False,
     base: tuple[dict[str, Any] | None, str | None] = (None, None),
     policy_md: str | None = None,
+    pusher: str | None = None,
 ) -> PlanOutcome:
     s, client = ctx.settings, ctx.client
     sticky = find_sticky(
@@ -211,10 +225,11 @@ def _publish(
                 client,
                 pr_number=pr.number,
                 pr_author=pr.user.login,
-                meta=meta,
                 plan_hash=meta.plan_hash,
                 head_sha=meta.head_sha,
                 settings=s,
+                project=ctx.project,
+                bot_login=ctx.bot_login(),
             )
     g = gate_from_meta(client, view.approvers, meta)
     approvers = list(view.approvers)
@@ -268,6 +283,9 @@ def _publish(
         gate=g,
         base=pr.base.sha,
         pr_number=pr.number,
+        record=record_url(
+            ctx.env.run_url, plan_hash=plan.plan_hash, pr_number=pr.number, pusher=pusher
+        ),
     )
     ctx.report.set(approved=approved)
     return PlanOutcome(plan, meta.head_sha, comment_id, approved, True)

@@ -15,7 +15,9 @@ from averos_ci.review.comment import (
     restamp,
     status_text,
 )
+from averos_ci.review.gate import project_context
 from averos_ci.review.markdown import code
+from averos_ci.review.records import record_url
 
 
 def publish_recomputed(
@@ -68,4 +70,14 @@ def publish_recomputed(
     if meta.head_at is None:  # GitHub's clock: only approvals written after this count
         meta = replace(meta, head_at=str(written.get("updated_at") or written.get("created_at")))
         client.update_comment(int(written["id"]), restamp(body, meta, status_text(meta, (), note)))
+    # The record approvals are checked against (averos_ci.review.records), never the comment.
+    client.set_status(
+        pr_head,
+        state="pending",
+        description=f"recomputed plan {plan.plan_hash[:12]} awaits approval",
+        context=project_context(s.status_context, ctx.project),
+        target_url=record_url(
+            ctx.env.run_url, plan_hash=plan.plan_hash, pr_number=number, pusher=None
+        ),
+    )
     print(f"the recomputed plan {plan.plan_hash} is on #{number} for approval")

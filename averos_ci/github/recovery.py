@@ -30,15 +30,17 @@ def apply_on_approval(
     cancel: Any = None,
 ) -> ApproveOutcome | ApplyResult:
     """``issue_comment`` in the apply workflow: record the approval (same rules as ``github
-    approve``); when it counts and the pull request is merged, run the catch-up."""
+    approve``); when the pull request is merged, run the catch-up — whether or not the
+    comment counted. Anyone can comment on a merged pull request, and this run replaced the
+    pending push-triggered apply in the concurrency group: doing nothing would drop it. The
+    catch-up applies approved steps only."""
     outcome = approve(ctx, event)
-    if not outcome.counted:
-        return outcome
     pr = ctx.client.get_pull(event.issue.number)
     if not pr.get("merged_at"):
-        print(f"#{event.issue.number} is not merged: it is applied on merge")
+        if outcome.counted:
+            print(f"#{event.issue.number} is not merged: it is applied on merge")
         return outcome
-    print(f"approval on merged #{event.issue.number}: catching up")
+    print(f"comment on merged #{event.issue.number}: catching up")
     return _catch_up_here(ctx, apply_fn=apply_fn, cancel=cancel)
 
 

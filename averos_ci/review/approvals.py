@@ -1,11 +1,13 @@
 """Who may approve, and whether an approval still counts.
 
-An approval is never a stored flag: the sticky comment keeps *pointers* to the comments and
-reviews that approved; each is re-read from GitHub and re-checked (author, body or review
-state and commit, the approver's *current* permission) whenever it matters.
+An approval is never a stored flag: whenever it matters, the pull request's comments and
+reviews are re-read from GitHub and re-checked (author, body or review state and commit, the
+approver's *current* permission). The sticky comment's metadata (its approval pointers,
+``headAt``, ``planAt``) is a display cache at most: anyone with write access can edit the
+bot's comment. When the plan for a head was published, which plan is shown and who pushed
+the head come from the bot's own commit statuses (:mod:`averos_ci.review.records`).
 
-The sticky comment's metadata is not trusted to say *which plan* was approved (any workflow
-posting as the bot can rewrite it): an approval must pin the plan in its own text,
+An approval must pin the plan in its own text,
 ``/averos approve <planHash prefix>`` with at least :data:`PIN_CHARS` hex characters, and that
 prefix is matched against the plan computed at the moment it is checked. A *plain* approving
 review pins only the head (its ``commit_id``): it counts while the plan is the one published
@@ -25,14 +27,13 @@ from averos_ci.plan import ExecutionPlan
 from averos_ci.review.comment import (
     APPROVE_COMMAND,
     PIN_CHARS,
-    ApprovalRef,
-    PlanMeta,
     approve_line,
-    find_sticky,
     parse_command,
 )
+from averos_ci.review.gate import project_context
 from averos_ci.review.policy_gate import enforce_requirements, refuse_violations
 from averos_ci.review.pushers import pusher_refusal
+from averos_ci.review.records import HeadFacts, head_facts
 from averos_ci.statebranch.errors import ApplyRefused
 
 
@@ -42,9 +43,27 @@ class Refusal:
     hint: str | None = None  # markdown built here (never from a payload), shown unescaped
 
 
+def is_agent(login: str, settings: GitHubSettings) -> bool:
+    """Whether ``login`` is one of ``github.agentIdentities`` (case-insensitive)."""
+    return login.lower() in {a.lower() for a in settings.agent_identities}
+
+
 def check_approver(
-    client: GitHubClient, *, login: str, pr_number: int, pr_author: str, settings: GitHubSettings
+    client: GitHubClient,
+    *,
+    login: str,
+    pr_number: int,
+    pr_author: str,
+    settings: GitHubSettings,
+    facts: HeadFacts,
+    head_sha: str,
 ) -> Refusal | None:
+    """``facts``: the bot's records of ``head_sha`` (who pushed it)."""
+    if is_agent(login, settings):  # before allowSelfApproval: an agent never approves
+        return Refusal(
+            f"@{login} is an agent identity (github.agentIdentities): agents propose, "
+            "people approve"
+        )
     if login == pr_author and not settings.allow_self_approval:
         return Refusal(f"@{login} opened this pull request and cannot approve its own plan")
     if login.endswith("[bot]"):
@@ -61,6 +80,8 @@ def check_approver(
         pr_number=pr_number,
         pr_author=pr_author,
         allowed=settings.allow_pusher_approval,
+        pusher=facts.pusher,
+        head_sha=head_sha,
     )
     return Refusal(pushed) if pushed else None
 
@@ -101,15 +122,16 @@ def comment_is_approval(
         return Refusal("the approval comment was edited; post a new one")
     if not written_after(created, head_at):
         return Refusal(
-            "the approval was written before the plan for the current head was published; "
-            "approve again",
+            "the approval was written before the plan for the current head was published "
+            "(or in the same second: GitHub's clock counts seconds); approve again",
             f"To approve the current plan, post exactly:\n\n{approve_line(plan_hash)}",
         )
     return None
 
 
 def written_after(created: object, head_at: str | None) -> bool:
-    """Whether GitHub's ``created`` time is strictly after ``head_at`` (both from GitHub)."""
+    """Whether GitHub's ``created`` time is strictly after ``head_at`` (both from GitHub,
+    1-second resolution): the same second is *not* after — refused, never a tie counted."""
     try:
         when = datetime.fromisoformat(str(created))
         since = datetime.fromisoformat(str(head_at))
@@ -138,29 +160,31 @@ def is_plain_review(review: dict[str, Any]) -> bool:
 
 
 def plain_review_refusal(
-    review: dict[str, Any], *, meta: PlanMeta, plan_hash: str, head_sha: str
+    review: dict[str, Any], *, facts: HeadFacts, plan_hash: str, head_sha: str
 ) -> Refusal | None:
     """``None`` when the plain approving ``review`` approves ``plan_hash``: it is on the head
-    that plan is for, the plan is the one shown in the comment (so computed against the same
-    state and manifest) and it was submitted after that plan was published. Then the plan
-    applied is provably the plan the reviewer was shown. Otherwise the review is *outdated*."""
+    that plan is for, the plan is the one the bot last published for that head (its records,
+    so computed against the same state and manifest) and the review was submitted after that
+    plan was published. Then the plan applied is provably the plan the reviewer was shown.
+    Otherwise the review is *outdated*."""
     hint = f"Approve again, or post exactly:\n\n{approve_line(plan_hash)}"
-    if review.get("commit_id") != head_sha or meta.head_sha != head_sha:
+    if review.get("commit_id") != head_sha:
         return Refusal(
             f"the review is for commit {str(review.get('commit_id'))[:12]}, the head is "
             f"{head_sha[:12]}",
             hint,
         )
-    if meta.plan_hash != plan_hash:
+    if facts.shown != plan_hash:
+        shown = (facts.shown or "none")[:12]
         return Refusal(
-            f"the plan changed since the review (plan {meta.plan_hash[:12]} was shown, the "
+            f"the plan changed since the review (plan {shown} was shown, the "
             f"plan is now {plan_hash[:12]}): the state or the manifest moved",
             hint,
         )
-    if not written_after(review.get("submitted_at"), meta.plan_at):
+    if not written_after(review.get("submitted_at"), facts.plan_at):
         return Refusal(
-            f"the review was submitted before plan {plan_hash[:12]} was computed against the "
-            "current state",
+            f"the review was submitted before plan {plan_hash[:12]} was published for this "
+            "head (or in the same second)",
             hint,
         )
     return None
@@ -179,87 +203,82 @@ def approval_view(
     *,
     pr_number: int,
     pr_author: str,
-    meta: PlanMeta,
     plan_hash: str,
     head_sha: str,
     settings: GitHubSettings,
-    head_at: str | None = None,
+    project: str,
+    bot_login: str,
+    facts: HeadFacts | None = None,
 ) -> ApprovalView:
-    """Approvals of exactly (plan_hash, head_sha) that still hold, re-derived now.
+    """Approvals of exactly (plan_hash, head_sha) that hold now, re-derived from GitHub.
 
-    Each pointer is re-read: a comment must still pin ``plan_hash`` (unedited), a review must
-    be the user's latest, approve ``head_sha`` (its ``commit_id``) and pin ``plan_hash``.
-    Plain approving reviews are read from GitHub directly (no approve job needs to have seen
-    them) and count under :func:`plain_review_refusal`, unless ``plainReviewApprovals`` is off.
+    Every comment of the pull request is read: one counts if it pins ``plan_hash``, is
+    unedited and was written after the first plan for ``head_sha`` was published (the bot's
+    records, ``facts``). A pinned review counts if it is the user's latest and approves
+    ``head_sha`` (its ``commit_id``). Plain approving reviews count under
+    :func:`plain_review_refusal`, unless ``plainReviewApprovals`` is off.
 
     A user whose latest review requests changes (or whose approving review was dismissed)
     does not count, whatever they commented before. The approver rules
     (:func:`check_approver`) apply to every kind.
     """
-    refs = [a for a in meta.approvals if a.plan_hash == plan_hash and a.head_sha == head_sha]
+    if facts is None:
+        facts = head_facts(
+            client,
+            head_sha,
+            context=project_context(settings.status_context, project),
+            pr_number=pr_number,
+            bot_login=bot_login,
+        )
     latest = latest_review_states(list(client.reviews(pr_number)))
     candidates: list[str] = []
-    for ref in refs:
-        if ref.user in candidates:
+
+    def standing(login: str) -> bool:
+        word = latest.get(login)
+        return login not in candidates and (word is None or word.get("state") == "APPROVED")
+
+    for comment in client.issue_comments(pr_number):
+        login = str((comment.get("user") or {}).get("login") or "")
+        if not login or login == bot_login or not standing(login):
             continue
-        word = latest.get(ref.user)
-        if word is not None and word.get("state") != "APPROVED":
-            continue
-        if ref.kind == "comment":
-            ok = _comment_holds(
-                client,
-                ref,
-                pr_number=pr_number,
-                plan_hash=plan_hash,
-                head_at=meta.head_at if head_at is None else head_at,
-            )
-        else:
-            ok = (
-                word is not None
-                and int(word.get("id", -1)) == ref.id
-                and word.get("commit_id") == head_sha
-                and pin_refusal(word.get("body"), plan_hash=plan_hash) is None
-            )
-        if ok:
-            candidates.append(ref.user)
+        if comment_is_approval(comment, plan_hash=plan_hash, head_at=facts.head_at) is None:
+            candidates.append(login)
+    for login, review in latest.items():
+        if (
+            standing(login)
+            and review.get("state") == "APPROVED"
+            and parse_command(review.get("body"))[0]
+            and review.get("commit_id") == head_sha
+            and pin_refusal(review.get("body"), plan_hash=plan_hash) is None
+        ):
+            candidates.append(login)
     outdated: list[str] = []
     if settings.plain_review_approvals:
         for login, review in latest.items():
             if login in candidates or not is_plain_review(review):
                 continue
             refused = plain_review_refusal(
-                review, meta=meta, plan_hash=plan_hash, head_sha=head_sha
+                review, facts=facts, plan_hash=plan_hash, head_sha=head_sha
             )
             (outdated if refused else candidates).append(login)
-    approvers = [
-        login
-        for login in candidates
-        if check_approver(
-            client, login=login, pr_number=pr_number, pr_author=pr_author, settings=settings
+    known = facts
+
+    def may(login: str) -> bool:
+        refusal = check_approver(
+            client,
+            login=login,
+            pr_number=pr_number,
+            pr_author=pr_author,
+            settings=settings,
+            facts=known,
+            head_sha=head_sha,
         )
-        is None
-    ]
+        return refusal is None
+
     # Only people who could approve are told their review is outdated.
-    stale = [
-        login
-        for login in outdated
-        if check_approver(
-            client, login=login, pr_number=pr_number, pr_author=pr_author, settings=settings
-        )
-        is None
-    ]
-    return ApprovalView(tuple(approvers), tuple(stale))
-
-
-def _comment_holds(
-    client: GitHubClient, ref: ApprovalRef, *, pr_number: int, plan_hash: str, head_at: str | None
-) -> bool:
-    comment = client.get_comment(ref.id)
-    if comment is None or (comment.get("user") or {}).get("login") != ref.user:
-        return False
-    if not str(comment.get("issue_url", "")).endswith(f"/issues/{pr_number}"):
-        return False
-    return comment_is_approval(comment, plan_hash=plan_hash, head_at=head_at) is None
+    return ApprovalView(
+        tuple(x for x in candidates if may(x)), tuple(x for x in outdated if may(x))
+    )
 
 
 def require_approval(
@@ -277,22 +296,28 @@ def require_approval(
     number = int(pr["number"])
     head = str((pr.get("head") or {}).get("sha", ""))
     author = str((pr.get("user") or {}).get("login", ""))
-    sticky = find_sticky(
-        ctx.client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
+    facts = head_facts(
+        ctx.client,
+        head,
+        context=project_context(ctx.settings.status_context, ctx.project),
+        pr_number=number,
+        bot_login=ctx.bot_login(),
     )
-    if sticky is None or sticky.meta is None:
+    if facts.shown is None:
         raise ApplyRefused(
-            f"pull request #{number} has no averos-ci plan: plan "
+            f"pull request #{number} has no averos-ci plan for head {head[:12]}: plan "
             f"{plan.plan_hash[:12]} was never reviewed"
         )
     view = approval_view(
         ctx.client,
         pr_number=number,
         pr_author=author,
-        meta=sticky.meta,
         plan_hash=plan.plan_hash,
         head_sha=head,
         settings=ctx.settings,
+        project=ctx.project,
+        bot_login=ctx.bot_login(),
+        facts=facts,
     )
     if view.approvers:
         approvers = enforce_requirements(ctx, plan, list(view.approvers), policy)
@@ -304,9 +329,9 @@ def require_approval(
         if view.outdated
         else ""
     )
-    if sticky.meta.plan_hash != plan.plan_hash:
+    if facts.shown != plan.plan_hash:
         raise ApplyRefused(
-            f"the plan approved on #{number} ({sticky.meta.plan_hash[:12]}) is not the plan "
+            f"the plan shown on #{number} ({facts.shown[:12]}) is not the plan "
             f"of this merge ({plan.plan_hash[:12]}): the state branch or the manifest changed"
             + outdated,
             hint="open a pull request to re-plan, approve the new plan and merge it",
@@ -326,6 +351,7 @@ __all__ = [
     "approval_view",
     "check_approver",
     "comment_is_approval",
+    "is_agent",
     "is_plain_review",
     "latest_review_states",
     "pin_refusal",

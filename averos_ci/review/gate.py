@@ -173,13 +173,15 @@ def set_project_status(
     description: str,
     base: str | None,
     pr_number: int | None = None,
+    record: str | None = None,
 ) -> Gate:
-    """The project's own status, then the aggregate it contributes to."""
+    """The project's own status, then the aggregate it contributes to. ``record``: the
+    ``target_url`` carrying the plan's record (:mod:`averos_ci.review.records`)."""
     ctx.client.set_status(
         sha,
         state=state,
         description=description,
         context=project_context(ctx.settings.status_context, ctx.project),
-        target_url=ctx.env.run_url,
+        target_url=record or ctx.env.run_url,
     )
     return refresh_gate(ctx, sha, base=base, pr_number=pr_number)

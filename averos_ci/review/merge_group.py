@@ -3,7 +3,8 @@
 The group's head (the commit the queue would merge: the base plus the queued pull requests)
 is planned against the state branch. The project's status on that head — and through it the
 aggregate required status — is success only when exactly that plan (same planHash) is approved
-on a pull request of the group, or has no changes; otherwise failure with the reason, so the
+on a pull request of the group under the same rules as the apply (the policy's violations and
+approval requirements included), or has no changes; otherwise failure with the reason, so the
 queue drops the pull request instead of merging a plan nobody approved. The apply after the
 queue merges is the usual ``push`` apply.
 """
@@ -19,14 +20,14 @@ from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import EventError, MergeGroupEvent
 from averos_ci.plan import ExecutionPlan
 from averos_ci.review.approvals import approval_view
-from averos_ci.review.comment import find_sticky
-from averos_ci.review.gate import set_project_status
-from averos_ci.review.outdated import is_outdated
+from averos_ci.review.gate import project_context, set_project_status
 from averos_ci.review.plan_status import fail_plan_status, failure_reason
+from averos_ci.review.policy_gate import enforce_requirements, refuse_violations
+from averos_ci.review.records import head_facts
 from averos_ci.review.trust import trust_base
+from averos_ci.statebranch.errors import ApplyRefused
 
 _QUEUE_REF = re.compile(r"/pr-(\d+)-[0-9a-f]{7,64}$")
-_PR_REF = re.compile(r"(?:\(#|pull request #)(\d+)\b")
 MAX_GROUP_COMMITS = 500
 
 
@@ -103,51 +104,79 @@ def _check(ctx: FlowContext, head: str, base: str, head_ref: str) -> MergeGroupO
 
 
 def _approved(ctx: FlowContext, plan: ExecutionPlan, pulls: tuple[int, ...]) -> tuple[str, str]:
+    """The same rules as the apply (:func:`averos_ci.review.approvals.require_approval`): the
+    policy's violations refuse, and the approvers must meet its requirements."""
     short = plan.plan_hash[:12]
+    try:
+        policy = refuse_violations(ctx, plan)
+    except ApplyRefused as exc:
+        return "failure", str(exc).splitlines()[0]
     if not pulls:
         return "failure", f"plan {short}: no pull request of this group was found"
     seen: list[str] = []
     for number in pulls:
         pr = ctx.client.get_pull(number)
-        sticky = find_sticky(
-            ctx.client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
+        head = str((pr.get("head") or {}).get("sha") or "")
+        facts = head_facts(
+            ctx.client,
+            head,
+            context=project_context(ctx.settings.status_context, ctx.project),
+            pr_number=number,
+            bot_login=ctx.bot_login(),
         )
-        if sticky is None or sticky.meta is None:
+        if facts.shown is None:
             continue
-        meta, head = sticky.meta, str((pr.get("head") or {}).get("sha") or "")
-        if meta.plan_hash != plan.plan_hash or is_outdated(sticky.body):
-            seen.append(f"#{number} shows {meta.plan_hash[:12]}")
+        if facts.shown != plan.plan_hash:
+            seen.append(f"#{number} shows {facts.shown[:12]}")
             continue
         approvers = approval_view(
             ctx.client,
             pr_number=number,
             pr_author=str((pr.get("user") or {}).get("login") or ""),
-            meta=meta,
             plan_hash=plan.plan_hash,
             head_sha=head,
             settings=ctx.settings,
+            project=ctx.project,
+            bot_login=ctx.bot_login(),
+            facts=facts,
         ).approvers
-        if approvers:
-            return "success", f"plan {short} approved on #{number} by {', '.join(approvers)}"
-        seen.append(f"#{number} has no valid approval")
+        if not approvers:
+            seen.append(f"#{number} has no valid approval")
+            continue
+        try:
+            qualified = enforce_requirements(ctx, plan, list(approvers), policy)
+        except ApplyRefused as exc:
+            seen.append(f"#{number}: {str(exc).splitlines()[0]}")
+            continue
+        return "success", f"plan {short} approved on #{number} by {', '.join(qualified)}"
     where = "; ".join(seen) or "no pull request of the group has a plan for it"
     return "failure", f"plan {short} is not approved ({where})"
 
 
 def group_pulls(ctx: FlowContext, *, base: str, head: str, head_ref: str) -> list[int]:
-    """The pull requests in the group: the one the queue ref names, and those whose merge or
-    squash commits (``Merge pull request #N``, ``title (#N)``) lie between base and head."""
+    """The pull requests in the group, never from commit subjects (a pull request's title
+    writes them): the one the queue's own ref names (``gh-readonly-queue/<base>/pr-<N>-…``,
+    made by GitHub), and those the API associates with a first-parent commit between base
+    and head or with one of its other parents (a queued pull request's head)."""
     found: list[int] = []
     if match := _QUEUE_REF.search(head_ref):
         found.append(int(match[1]))
     repo = ctx.state_branch().repo
     log = str(
         repo.git.log(
-            "--first-parent", f"--max-count={MAX_GROUP_COMMITS}", "--format=%s", f"{base}..{head}"
+            "--first-parent",
+            f"--max-count={MAX_GROUP_COMMITS}",
+            "--format=%H %P",
+            f"{base}..{head}",
         )
     )
     for line in log.splitlines():
-        found.extend(int(n) for n in _PR_REF.findall(line))
+        sha, *parents = line.split()
+        for candidate in (sha, *parents[1:]):
+            for pr in ctx.client.pulls_for_commit(candidate):
+                pr_head = str((pr.get("head") or {}).get("sha") or "")
+                if isinstance(pr.get("number"), int) and pr_head in (sha, *parents[1:]):
+                    found.append(int(pr["number"]))
     return list(dict.fromkeys(found))
 
 

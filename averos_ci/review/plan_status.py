@@ -23,6 +23,7 @@ def set_plan_status(
     gate: Gate | None = None,
     base: str | None = None,
     pr_number: int | None = None,
+    record: str | None = None,
 ) -> None:
     """``needs``: whether an approval is needed (default: the plan has changes);
     ``blocked``: the checkout lacks the application the state describes (drift). Sets the
@@ -43,7 +44,9 @@ def set_plan_status(
         state, text = "success", f"plan {short} approved by {', '.join(approvers)}"
     else:
         state, text = "pending", f"plan {short} awaits approval"
-    set_project_status(ctx, sha, state=state, description=text, base=base, pr_number=pr_number)
+    set_project_status(
+        ctx, sha, state=state, description=text, base=base, pr_number=pr_number, record=record
+    )
 
 
 def failure_reason(exc: BaseException) -> str:

@@ -33,6 +33,7 @@ TRUSTED_FIELDS = (
     "commit_workspace",
     "workspace_branch",
     "plain_review_approvals",
+    "agent_identities",
 )
 
 

@@ -168,9 +168,29 @@ class FakeGitHub:
         pr = self.pulls[number]
         pr.update(state="closed", merged=True, merged_at=self._now(), merge_commit_sha=merge_sha)
 
-    def add_comment(self, number: int, *, user: str, body: str) -> dict[str, Any]:
+    def add_comment(
+        self, number: int, *, user: str, body: str, at: str | None = None
+    ) -> dict[str, Any]:
+        """``at``: its ``created_at`` (GitHub's 1-second clock; default: the next second)."""
         with self._lock:
-            return self._new_comment(number, user, body)
+            comment = self._new_comment(number, user, body)
+            if at is not None:
+                comment.update(created_at=at, updated_at=at)
+            return comment
+
+    def edit_comment(self, comment_id: int, body: str) -> dict[str, Any]:
+        """A user with write access edits any comment in the web UI (the bot's too): the
+        author stays, ``updated_at`` moves."""
+        with self._lock:
+            comment = self.comments[comment_id]
+            comment.update(body=body, updated_at=self._now())
+            return comment
+
+    def add_status(self, sha: str, *, by: str, **data: Any) -> dict[str, Any]:
+        """A status created by ``by`` (any user with write access may create statuses)."""
+        with self._lock:
+            self.statuses.append({"sha": sha, **data})
+            return self._status_object(sha, data, creator=by)
 
     def add_review(
         self, number: int, *, user: str, state: str, commit_id: str, body: str = ""
@@ -451,7 +471,9 @@ class FakeGitHub:
             headers["Link"] = f'<{self.url}{request.path}?{nxt}>; rel="next"'
         return _json(chunk, headers=headers)
 
-    def _status_object(self, sha: str, data: dict[str, Any]) -> dict[str, Any]:
+    def _status_object(
+        self, sha: str, data: dict[str, Any], *, creator: str = BOT
+    ) -> dict[str, Any]:
         """OpenAPI ``status`` (@octokit/openapi, generated/api.github.com.json): url,
         avatar_url, id, node_id, state, description, target_url, context, created_at,
         updated_at, creator — kept with the recorded status for the read endpoints."""
@@ -467,7 +489,7 @@ class FakeGitHub:
             "context": data.get("context", "default"),
             "created_at": now,
             "updated_at": now,
-            "creator": _simple_user(BOT),
+            "creator": _simple_user(creator),  # the token's identity (statuses via TOKEN)
         }
         self.statuses[-1]["_object"] = obj
         return obj

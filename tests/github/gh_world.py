@@ -164,7 +164,8 @@ class World:
         payload["repository"]["full_name"] = self.fake.repo
         payload["repository"]["default_branch"] = "main"
 
-    def pr_event(self, action: str, number: int) -> dict[str, Any]:
+    def pr_event(self, action: str, number: int, *, sender: str | None = None) -> dict[str, Any]:
+        """``sender``: who pushed (``synchronize``) or opened the PR; default: its author."""
         payload = load_payload(
             "pull_request.synchronize.json"
             if action == "synchronize"
@@ -179,6 +180,7 @@ class World:
         p["head"]["repo"]["full_name"] = pr["head"]["repo"]["full_name"]
         p["base"]["repo"]["full_name"] = self.fake.repo
         p["base"]["sha"] = pr["base"]["sha"]
+        payload["sender"]["login"] = sender or pr["user"]["login"]
         return payload
 
     def comment_event(self, number: int, comment: dict[str, Any]) -> dict[str, Any]:

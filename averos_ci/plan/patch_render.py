@@ -91,12 +91,14 @@ def render_patch_markdown(
     if files:
         out += ["**Code change:**", "", "| file | change | lines | |", "|---|---|---:|---|"]
         for f in files:
-            note = "conflict" if f["conflict"] else ("your edits merged" if f["merged"] else "")
-            name = f["path"] if f["status"] != "renamed" else f"{f['oldPath']} → {f['path']}"
-            out.append(
-                f"| `{name.replace('`', '')}` | {f['status']} | +{f['added']} -{f['removed']} "
-                f"| {note} |"
+            note = (
+                f"**conflict**: {md_escape(f['conflict'])}"
+                if f["conflict"]
+                else ("your edits will be merged" if f["merged"] else "")
             )
+            name = f["path"] if f["status"] != "renamed" else f"{f['oldPath']} → {f['path']}"
+            name = name.replace("`", "").replace("|", "\\|").replace("\n", " ")
+            out.append(f"| `{name}` | {f['status']} | +{f['added']} -{f['removed']} | {note} |")
         out.append("")
         for f in (f for f in files if f["conflict"] and f["hunks"]):
             hunks = f["hunks"].splitlines()[:hunk_lines]

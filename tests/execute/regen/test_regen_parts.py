@@ -123,7 +123,7 @@ def test_renderings_show_counts_merges_and_conflict_hunks(tmp_path: Path) -> Non
     assert "  ~ m.ts (changed, +6 -0)  CONFLICT: your edits collide" in text
     assert "Conflict in m.ts:\n    <<<<<<< yours (workspace)\n    b (mine)\n" in text
     md = render_patch_markdown(patch.to_wire())
-    assert "| `m.ts` | changed | +6 -0 | conflict |" in md
+    assert "| `m.ts` | changed | +6 -0 | **conflict**: your edits collide" in md
     assert "```diff\n<<<<<<< yours (workspace)\nb (mine)\n" in md
     assert len(render_patch_markdown(patch, budget=200)) <= 200
     assert patch.hash == patch.to_wire()["hash"] and len(patch.hash) == 64

@@ -3,6 +3,10 @@
 Generates examples/todoapp, compiles it with the Angular compiler, kills a run with SIGKILL
 and resumes it (same workspace, file for file), then evolves the app with a second manifest
 version while the user's own edits survive.
+
+The adapter regenerates (averos_ci.execute.regen): a run generates the manifest from nothing in
+a scratch workspace next to the state (checkpointed there, so a killed run resumes its clean
+generation) and merges the result into the workspace.
 """
 
 from __future__ import annotations
@@ -111,9 +115,7 @@ def _succeeded(project: Path) -> int:
     return events.read_text().count('"NODE_SUCCEEDED"') if events.exists() else 0
 
 
-@pytest.mark.parametrize(
-    ("kill_after", "delay"), [(1, 0.0), (6, 0.01), (12, 0.0), (16, 0.05), (20, 0.02), (27, 0.0)]
-)
+@pytest.mark.parametrize(("kill_after", "delay"), [(1, 0.0), (12, 0.0), (20, 0.02), (27, 0.0)])
 def test_sigkill_then_resume_gives_the_same_workspace(
     applied_v1: tuple[Path, dict[str, str]],
     angular_env: Path,
@@ -134,14 +136,19 @@ def test_sigkill_then_resume_gives_the_same_workspace(
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert proc.returncode == -signal.SIGKILL, "the run finished before it could be killed"
+    # the clean generation is checkpointed in its scratch workspace; no state was recorded
+    scratch = list((project / ".averos/regen").glob("*/checkpoints.jsonl"))
+    assert kill_after == 1 or (scratch and '"SUCCESS"' in scratch[0].read_text())
+    assert not (project / ".averos/state.json").exists()
     resumed = subprocess.run(
         [*CLI, "run", "--config", config, "--resume"], capture_output=True, text=True, check=False
     )
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert tree_digest(project / "workspace") == applied_v1[1]
+    assert not (project / ".averos/regen").exists()  # the scratch workspace is gone
 
 
-def test_second_manifest_runs_only_new_nodes_and_keeps_user_edits(
+def test_second_manifest_is_merged_and_keeps_user_edits(
     applied_v1: tuple[Path, dict[str, str]], angular_env: Path
 ) -> None:
     project, _ = applied_v1
@@ -161,7 +168,9 @@ def test_second_manifest_runs_only_new_nodes_and_keeps_user_edits(
         "use-case:CreateToDoArea",
         "translation-entry:fr:todotask.priority",
     }
-    assert "priority!: " in (ws / "src/app/model/to-do-task.ts").read_text()
+    # the plan lists the new elements; the code is the merge of two clean generations, so the
+    # new member has the manifest's type (a schematic run on the existing file wrote `string`)
+    assert "    priority!: number;" in (ws / "src/app/model/to-do-task.ts").read_text()
     assert (
         ws / "src/app/view/to-do-area/create-to-do-area/create-to-do-area.component.ts"
     ).exists()

@@ -211,7 +211,9 @@ def _code_patch(plan: ExecutionPlan, max_chars: int) -> list[str]:
         return []
     from averos_ci.plan.patch_render import render_patch_markdown
 
-    text = render_patch_markdown(plan.code_patch, budget=min(20_000, max_chars // 3))
+    text = render_patch_markdown(
+        plan.code_patch, md_escape=md_escape, budget=min(20_000, max_chars // 3)
+    )
     return [text] if text else ["**Code change:** no file changes."]
 
 

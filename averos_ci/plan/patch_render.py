@@ -7,6 +7,7 @@ saved plan renders like a fresh one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from averos_ci.plan.patch import CodePatch
@@ -71,12 +72,15 @@ def render_patch_text(patch: CodePatch | dict[str, Any], *, hunk_lines: int = 40
 
 
 def render_patch_markdown(
-    patch: CodePatch | dict[str, Any], *, budget: int = 20_000, hunk_lines: int = 30
+    patch: CodePatch | dict[str, Any],
+    *,
+    md_escape: Callable[[str], str],
+    budget: int = 20_000,
+    hunk_lines: int = 30,
 ) -> str:
     """A markdown section for the PR comment / job summary: the summary table and the
-    conflicting hunks, within ``budget`` characters (the whole patch is in the JSON plan)."""
-    from averos_ci.plan.markdown import md_escape
-
+    conflicting hunks, within ``budget`` characters (the whole patch is in the JSON plan).
+    ``md_escape``: averos_ci.plan.markdown's (passed in: that module renders this one)."""
     w = _wire(patch)
     files: list[dict[str, Any]] = w["files"]
     out: list[str] = []

@@ -69,14 +69,14 @@ def _with_code_patch(planned: PlanResult, cfg: RunConfig) -> PlanResult:
     generation in a scratch workspace, merged in memory; the workspace is not touched."""
     from averos_ci.errors import AverosCIError
     from averos_ci.execute.adapters import adapter_options, get_adapter
-    from averos_ci.execute.regen import plan_patch, regenerates
+    from averos_ci.execute.regen import nothing_to_merge, plan_patch, regenerates
     from averos_ci.plan.identity import execution_identity
 
     try:
         adapter = get_adapter(cfg.adapter, adapter_options(cfg))
     except AverosCIError:  # planning never needed the adapter: ``run`` reports it
         return planned
-    if not regenerates(adapter):
+    if not regenerates(adapter) or nothing_to_merge(planned, cfg):
         return planned
     execution = execution_identity(cfg)
     return plan_patch(planned, config=cfg, adapter=adapter, execution=execution).planned

@@ -173,18 +173,49 @@ def _markdown(
         if cap and len(plan.diff.conflicts) > cap:
             out.append(f"- … {len(plan.diff.conflicts) - cap} more conflict(s) omitted")
         out.append("")
-    if plan.diff.to_remove:
-        out += ["**Removals — reported, never executed:**", ""]
-        out += [f"- {md_escape(x.id)}" for x in plan.diff.to_remove[:cap]]
-        if cap is not None and len(plan.diff.to_remove) > cap:
-            out.append(f"- … {len(plan.diff.to_remove) - cap} more removal(s) omitted")
-        out.append("")
+    out += _destroyed(plan, cap)
     if not plan.has_changes and not plan.diff.conflicts:
         out += ["No changes: the application matches the manifest.", ""]
     for phase, groups in sections:
         out += _section(phase, groups, cap)
     out += graph
     return "\n".join(out)
+
+
+def _destroyed(plan: ExecutionPlan, cap: int | None) -> list[str]:
+    """Terraform's ``-`` destroy and ``-/+`` replace, with the reason: the element's code is
+    deleted (or generated anew) by regenerating the new manifest and merging the difference."""
+    replaced = [c for c in plan.diff.to_update if c.reason is not None]
+    if not plan.diff.to_remove and not replaced:
+        return []
+    out = [
+        "**Destroyed or replaced on apply** — the code of the new manifest's clean generation "
+        "is merged into the workspace (see the code change):",
+        "",
+    ]
+    for mark, changes, what in (
+        ("-", plan.diff.to_remove, "removal"),
+        ("-/+", replaced, "replacement"),
+    ):
+        out += [
+            f"- `{mark}` {md_escape(x.id)}  ({md_escape(x.reason or 'destroy')})"
+            for x in changes[:cap]
+        ]
+        if cap is not None and len(changes) > cap:
+            out.append(f"- … {len(changes) - cap} more {what}(s) omitted")
+    return [*out, ""]
+
+
+def _code_patch(plan: ExecutionPlan, max_chars: int) -> list[str]:
+    """The code change (regenerating adapters): per-file ``+N -M``, merges, conflict hunks."""
+    if not plan.code_patch:
+        return []
+    from averos_ci.plan.patch_render import render_patch_markdown
+
+    text = render_patch_markdown(
+        plan.code_patch, md_escape=md_escape, budget=min(20_000, max_chars // 3)
+    )
+    return [text] if text else ["**Code change:** no file changes."]
 
 
 def render_markdown(
@@ -198,7 +229,12 @@ def render_markdown(
 
     ``sections`` are extra markdown blocks (already escaped) shown after the counts.
     """
-    sections = (*repair_markdown(plan), *markdown_blocks(plan, md_escape), *sections)
+    sections = (
+        *repair_markdown(plan),
+        *markdown_blocks(plan, md_escape),
+        *_code_patch(plan, max_chars),
+        *sections,
+    )
     grouped = [
         (phase.value, [_prepare_group(g) for g in gs])
         for phase, gs in groupby(review.groups(plan), lambda g: g.phase)

@@ -7,6 +7,7 @@ saved plan renders like a fresh one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from averos_ci.plan.patch import CodePatch
@@ -71,12 +72,15 @@ def render_patch_text(patch: CodePatch | dict[str, Any], *, hunk_lines: int = 40
 
 
 def render_patch_markdown(
-    patch: CodePatch | dict[str, Any], *, budget: int = 20_000, hunk_lines: int = 30
+    patch: CodePatch | dict[str, Any],
+    *,
+    md_escape: Callable[[str], str],
+    budget: int = 20_000,
+    hunk_lines: int = 30,
 ) -> str:
     """A markdown section for the PR comment / job summary: the summary table and the
-    conflicting hunks, within ``budget`` characters (the whole patch is in the JSON plan)."""
-    from averos_ci.plan.markdown import md_escape
-
+    conflicting hunks, within ``budget`` characters (the whole patch is in the JSON plan).
+    ``md_escape``: averos_ci.plan.markdown's (passed in: that module renders this one)."""
     w = _wire(patch)
     files: list[dict[str, Any]] = w["files"]
     out: list[str] = []
@@ -91,12 +95,14 @@ def render_patch_markdown(
     if files:
         out += ["**Code change:**", "", "| file | change | lines | |", "|---|---|---:|---|"]
         for f in files:
-            note = "conflict" if f["conflict"] else ("your edits merged" if f["merged"] else "")
-            name = f["path"] if f["status"] != "renamed" else f"{f['oldPath']} → {f['path']}"
-            out.append(
-                f"| `{name.replace('`', '')}` | {f['status']} | +{f['added']} -{f['removed']} "
-                f"| {note} |"
+            note = (
+                f"**conflict**: {md_escape(f['conflict'])}"
+                if f["conflict"]
+                else ("your edits will be merged" if f["merged"] else "")
             )
+            name = f["path"] if f["status"] != "renamed" else f"{f['oldPath']} → {f['path']}"
+            name = name.replace("`", "").replace("|", "\\|").replace("\n", " ")
+            out.append(f"| `{name}` | {f['status']} | +{f['added']} -{f['removed']} | {note} |")
         out.append("")
         for f in (f for f in files if f["conflict"] and f["hunks"]):
             hunks = f["hunks"].splitlines()[:hunk_lines]

@@ -292,7 +292,8 @@ def test_big_removal_plan_says_how_many_removals_were_omitted() -> None:
     text = render_markdown(plan)
     match = re.search(r"- … (\d+) more removal\(s\) omitted", text)
     assert match is not None
-    listed = len(re.findall(r"^- (entity|simple-field):", text, re.M))
+    block = text[: match.start()]  # the "Destroyed or replaced" list, before the sections
+    listed = len(re.findall(r"^- `-` (entity|simple-field):", block, re.M))
     assert listed + int(match.group(1)) == len(plan.diff.to_remove)
 
 

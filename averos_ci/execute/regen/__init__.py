@@ -14,8 +14,16 @@ from averos_ci.execute.regen.patching import (
     MergeConflicts,
     PatchPlan,
     apply_patch,
+    nothing_to_merge,
     plan_patch,
     regenerates,
 )
 
-__all__ = ["MergeConflicts", "PatchPlan", "apply_patch", "plan_patch", "regenerates"]
+__all__ = [
+    "MergeConflicts",
+    "PatchPlan",
+    "apply_patch",
+    "nothing_to_merge",
+    "plan_patch",
+    "regenerates",
+]

@@ -58,6 +58,9 @@ def generate(
     scratch = scratch_root / key[:16]
     workspace = scratch / "workspace"
     workspace.mkdir(parents=True, exist_ok=True)
+    prepare = getattr(adapter, "prepare_scratch", None)
+    if callable(prepare):  # e.g. share installed dependencies instead of copying them
+        prepare(workspace)
     checkpoints = FileCheckpointStore(scratch / "checkpoints.jsonl")
     log = checkpoints.read()
     if log.plan_hash is not None and log.plan_hash != plan.plan_hash:

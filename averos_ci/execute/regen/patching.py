@@ -99,7 +99,7 @@ def plan_patch(
             edits_found=edits_found,
             scrub=_scrubber(planned, execution),
         )
-    plan = with_patch(planned.plan, patch)
+    plan = planned.plan if nothing_to_merge(planned, config) else with_patch(planned.plan, patch)
     result = PlanResult(plan, planned.manifest, planned.base_state, planned.warnings)
     return PatchPlan(result, patch, new, store)
 
@@ -117,6 +117,15 @@ def _scrubber(
         nodes += plan_manifest(planned.base_state.manifest, None, execution=execution).plan.nodes
     secrets = secret_values(nodes, rules)
     return scrubber(secrets) if secrets else None
+
+
+def nothing_to_merge(planned: PlanResult, config: RunConfig) -> bool:
+    """The workspace is missing or empty: the code change would be every generated file
+    created, with nothing to merge. The plan then carries no code patch (planning a new
+    application, or planning without the workspace, generates nothing); ``run`` writes the
+    clean generation (a state without its workspace is refused before: state.guard)."""
+    root = config.workspace_root
+    return not (root.is_dir() and any(root.iterdir()))
 
 
 def scratch_folder(config: RunConfig) -> Path:

@@ -1,9 +1,6 @@
 """Regenerate and merge with the real Averos schematics (issue 21 "Proof" (a)): the library
 example loses its Shelf entity — nothing under src/ mentions Shelf any more, the plan showed
 the deletions, and the application still compiles.
-
-The Angular adapter is wrapped with ``regenerates = True`` here (the switch of the adapter
-itself belongs to its package).
 """
 
 from __future__ import annotations
@@ -29,10 +26,6 @@ from averos_ci.state.guard import plan_on_base
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
 LIBRARY = Path(__file__).resolve().parents[2] / "plan" / "data" / "library.base.manifest.yaml"
-
-
-class RegeneratingAngular(AngularSchematicsAdapter):
-    regenerates = True
 
 
 def _without_shelf(text: str) -> str:
@@ -61,7 +54,8 @@ def test_removing_an_entity_removes_its_code_and_the_app_builds(
         )
     )
     cfg = load_config(project / "averos.config.json")
-    adapter = RegeneratingAngular(adapter_options(cfg))
+    adapter = AngularSchematicsAdapter(adapter_options(cfg))
+    assert adapter.regenerates
     first = apply(cfg, adapter=adapter)
     assert first.summary.success, first.summary.failures
     ws = project / "workspace"

@@ -239,10 +239,12 @@ def test_the_patch_never_shows_a_sensitive_value(
          "apiHost": "127.0.0.1", "apiPort": 3000, "apiProtocol": "http", "apiEndPoint": secret}
     ]  # fmt: skip
     raw["entities"][0]["sname"] = "BookService"
-    project = Project(tmp_path / "p", raw)
+    project = Project(tmp_path / "p", library(shelf=False))
     config = json.loads(project.config.read_text())
     config["sensitive"] = ["service-config:*/apiEndPoint"]
     project.config.write_text(json.dumps(config))
+    assert project.cli("run") == 0  # a workspace to merge into: the plan has a code patch
+    project.write(raw)
     capsys.readouterr()
     assert project.cli("plan", "--format", "json") == 0
     out = capsys.readouterr().out

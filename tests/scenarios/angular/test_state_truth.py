@@ -92,11 +92,15 @@ def test_drift_on_the_real_workspace(
     (project / "workspace" / edited).write_text("<p>mine</p>\n")
     assert run_cli(["plan", "--config", config]) == 0
     out, err = capsys.readouterr()
-    assert f"~ {node}  restores {missing}" in out and "1 to create" in out
+    # the adapter regenerates: a generated file the user deleted is the user's deletion, kept
+    # deleted and reported (no node re-runs); an edited one is a user edit
+    assert "No changes" in out and node not in out
     assert "user edits" in err and edited in err
-    assert run_cli(["drift", "--config", config, "--detailed-exitcode"]) == 4
-    out = capsys.readouterr().out
-    assert missing in out and node in out and edited in out
+    assert run_cli(["drift", "--config", config, "--detailed-exitcode"]) == 0
+    drift = capsys.readouterr()
+    report = drift.out + drift.err
+    assert "user deleted: 1 generated file(s)" in report and missing in report
+    assert edited in report
     # a workspace that is gone: `run` refuses before writing anything
     shutil.rmtree(project / "workspace")
     shutil.rmtree(project / ".averos/logs")
@@ -105,5 +109,6 @@ def test_drift_on_the_real_workspace(
     err = capsys.readouterr().err
     assert "the workspace is not the application the state describes" in err
     assert not (project / "workspace").exists()
-    assert sorted(p.name for p in (project / ".averos").iterdir()) == ["state.json"]
+    # the pristine tree (regeneration) stays next to the state
+    assert sorted(p.name for p in (project / ".averos").iterdir()) == ["pristine", "state.json"]
     assert (project / ".averos/state.json").read_bytes() == before

@@ -129,7 +129,7 @@ def test_three_merges_build_the_real_application_on_the_default_branch(
         subject = git(world.origin, "log", "-1", "--format=%s", tip)
         assert subject.startswith("averos-ci: generated workspace") and "[skip ci]" in subject
         st = state(world)
-        assert st["formatVersion"] == 3 and st["adapter"]["name"] == "angular-schematics"
+        assert st["formatVersion"] == 4 and st["adapter"]["name"] == "angular-schematics"
         assert st["workspace"]["commit"] == tip and st["workspace"]["pullRequest"] is None
         files = tree(world, tip)
         assert "workspace/angular.json" in files
@@ -138,8 +138,8 @@ def test_three_merges_build_the_real_application_on_the_default_branch(
         )
         assert "Generated files committed to `main`" in result_comment(fake, number)
         runs.append(json.loads(r.outputs.get("succeeded", "0")))
-    # applies 2 and 3 ran only their incremental nodes (1 member; 1 translation entry)
-    assert runs[0] > 20 and runs[1] == 1 and runs[2] == 1, runs
+    # each apply regenerates its manifest from nothing (a clean generation) and merges it
+    assert all(r > 20 for r in runs), runs
     # the last commit holds all three changes and compiles
     job = world.checkout(main_tip(world))
     ws = job / "workspace"

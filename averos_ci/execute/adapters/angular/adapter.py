@@ -28,6 +28,7 @@ from .driver.client import Driver
 from .edits import Edited
 from .execute_schematic import run_schematic
 from .mapping import OPERATIONS, Bootstrap, BuiltinEdit, Schematic
+from .member_types import finish_member
 from .options import AngularOptions, cache_root, parse_options
 from .scan import scan
 from .template.bootstrap import BootstrapSpec, create_workspace, install_dependencies
@@ -52,6 +53,9 @@ from .writes import apply_edit
 class AngularSchematicsAdapter:
     name: ClassVar[str] = "angular-schematics"
     supports_concurrency: ClassVar[bool] = False  # schematics edit shared files
+    # Runs regenerate and merge (averos_ci.execute.regen): the nodes run in a scratch workspace
+    # from nothing (a clean generation), merged three-way into the user's workspace.
+    regenerates: ClassVar[bool] = True
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options: AngularOptions = parse_options(options or {})
@@ -59,6 +63,7 @@ class AngularSchematicsAdapter:
         self._toolchain: Toolchain | None = None
         self._driver: Driver | None = None
         self._dry_root: Path | None = None  # a template standing in for a missing workspace
+        self._scratch: set[Path] = set()  # clean generations' workspaces (prepare_scratch)
 
     # -- lifecycle -------------------------------------------------------------------
     def preflight(self, context: ExecutionContext) -> None:
@@ -97,6 +102,12 @@ class AngularSchematicsAdapter:
         if self.options.template_cache and find_matching_template(self.cache_root, self.options):
             return
         check_registry(self._toolchain, cache_dir=self.cache_root, registry=self.options.registry)
+
+    def prepare_scratch(self, root: Path) -> None:
+        """``root`` is a clean generation's scratch workspace (averos_ci.execute.regen): it
+        only runs schematics, so it shares the cached template's ``node_modules`` through a
+        symbolic link (no copy to make or delete; a snapshot or a state push skips it)."""
+        self._scratch.add(root.resolve())
 
     def open(self, context: ExecutionContext) -> None:
         if context.dry_run:
@@ -184,7 +195,9 @@ class AngularSchematicsAdapter:
                 if self.options.template_cache:
                     template = ensure_template(self.cache_root, spec, log=context.log_file)
                     _log(context, f"copying the cached template workspace {template}")
-                    copy_workspace(template, staged)
+                    copy_workspace(
+                        template, staged, symlink_node_modules=root.resolve() in self._scratch
+                    )
                 else:
                     create_workspace(staged, spec, log=context.log_file)
                 move_into_place(staged, root)
@@ -212,7 +225,7 @@ class AngularSchematicsAdapter:
     def _schematic(
         self, node: PlanNode, context: ExecutionContext, op: Schematic
     ) -> RuntimeMutation | ExecutionFailure:
-        return run_schematic(self, node, context, op)
+        return finish_member(node, context, run_schematic(self, node, context, op))
 
     # -- helpers used by execute_schematic ------------------------------------------
     def toolchain(self) -> Toolchain:

@@ -54,7 +54,7 @@ class ActionsEnv:
             raise InputError(
                 f"not in a GitHub Actions job: {', '.join(missing)} not set",
                 hint="run inside GitHub Actions, or set these variables "
-                "(see the README, 'Environment')",
+                "(see docs/reference/github-action.md#environment)",
             )
 
         def path(name: str) -> Path | None:

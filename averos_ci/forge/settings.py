@@ -162,7 +162,7 @@ def load_settings(
         raise ConfigError(
             str(first_problem(exc, prefix=("github",))),
             path=where,
-            hint="see 'Settings' in the README",
+            hint="see docs/reference/configuration.md#github",
         ) from None
     warnings = tuple(
         f"{where}: warning CFG-02 unknown key 'github.{key}'"

@@ -163,7 +163,7 @@ def _plan_for(
         annotate(
             "notice",
             "pull request from a fork: the plan is in the job summary only "
-            "(see the README, 'Fork pull requests')",
+            "(see docs/how-to/forks.md)",
         )
         return PlanOutcome(plan, head, None, False, False)
     try:

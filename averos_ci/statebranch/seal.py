@@ -67,7 +67,7 @@ def verify_progress(proj: Path, *, key: str | None, project: str, branch: str) -
         annotate(
             "notice",
             f"resuming from {branch!r} without a state key: the progress there is not "
-            "authenticated (see the README, 'Threat model')",
+            "authenticated (see docs/explanation/threat-model.md)",
         )
         return
     problem = _problem(proj, key=key, project=project)

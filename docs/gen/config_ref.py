@@ -22,38 +22,6 @@ from docs.gen.markdown import code, table
 # Where the GitHub settings model lives, newest layout first (it moves to forge/).
 SETTINGS_MODULES = ("averos_ci.forge.settings",)
 
-# Shown while the GitHub settings model has no Field(description=...) of its own; the
-# model's descriptions win as soon as they exist (tests/docs lists the missing ones).
-GITHUB_FALLBACK = {
-    "project": "Name in comment markers, status contexts and the state-branch folder "
-    "(default: the config's directory relative to the repository root, or `default`).",
-    "stateBranch": "The orphan branch that holds the applied state, claims and run records.",
-    "remote": "The git remote the state branch is fetched from and pushed to.",
-    "approvalPermission": "Minimum repository permission of an approver (read from the base).",
-    "allowSelfApproval": "Let the pull request's author approve (read from the base).",
-    "allowPusherApproval": "Let a user who authored or committed a commit of the pull request "
-    "approve it: the last-pusher rule off (read from the base).",
-    "plainReviewApprovals": "Count plain approving reviews (no `/averos approve` line) while "
-    "the plan is unchanged; `false`: only pinned approvals (read from the base).",
-    "commitWorkspace": "How the generated application is kept after an apply "
-    "(see Protected branches).",
-    "workspaceBranch": "Target branch of `commitWorkspace: branch`.",
-    "maxCommentChars": "Comment budget (GitHub's limit is 65,536).",
-    "statusContext": "The aggregate (required) status; each project's is "
-    "`<statusContext>/<project>` (read from the base).",
-    "botLogin": "The token's login when `GET /user` is not allowed (app tokens: "
-    "`<app>[bot]`; read from the base).",
-    "progressIntervalSeconds": "Minimum time between progress pushes during an apply.",
-    "pushAttempts": "Re-plans of the claim when this project's own state-branch folder moved.",
-    "pushRetrySeconds": "Time budget for re-applying a push rejected because other projects "
-    "moved the state branch (`0`: give up at once).",
-    "pushBackoffSeconds": "First ceiling of the full-jitter back-off between those pushes.",
-    "pushBackoffMaxSeconds": "Cap of the full-jitter back-off between those pushes.",
-    "apiTimeoutSeconds": "Timeout of one GitHub API request.",
-    "apiMaxRetries": "Retries of a GitHub API request (5xx, timeouts, rate limits).",
-    "apiMaxWaitSeconds": "Longest wait for a rate limit before failing at once.",
-}
-
 
 def github_settings_model() -> type[BaseModel]:
     for name in SETTINGS_MODULES:
@@ -79,7 +47,6 @@ def keys(
     model: type[BaseModel],
     *,
     defaults: dict[str, Any] | None = None,
-    fallback: dict[str, str] | None = None,
 ) -> list[Key]:
     """One row per field of ``model``, by its JSON name. ``defaults`` (by Python name)
     replaces the model's own (``ConfigFile`` is all-optional; ``RunConfig`` holds them)."""
@@ -97,7 +64,7 @@ def keys(
             default = "*(required)*"
         else:
             default = _show(field.get_default(call_default_factory=True))
-        description = field.description or (fallback or {}).get(alias, "")
+        description = field.description or ""
         out.append(Key(alias, type_text(prop, defs), default, description))
     return out
 
@@ -169,7 +136,7 @@ def _field_default(f: dataclasses.Field[Any]) -> Any:
 
 
 def github_keys() -> list[Key]:
-    return keys(github_settings_model(), fallback=GITHUB_FALLBACK)
+    return keys(github_settings_model())
 
 
 def policy_keys() -> tuple[list[Key], list[Key]]:

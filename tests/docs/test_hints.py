@@ -7,9 +7,6 @@ A documentation reference in a string of the package is one that mentions the RE
   element with that id;
 - ``see '<section>'`` (without a ``docs/`` page): some page has a heading with that text;
 - the README is a front page, not a manual: a reference to a README section fails.
-
-Strings known to fail today are listed in ``KNOWN_BROKEN`` (strict xfail: re-pointing one
-makes its case pass, and then it must leave the list).
 """
 
 from __future__ import annotations
@@ -29,23 +26,6 @@ PACKAGE = REPO_ROOT / "averos_ci"
 MENTION = re.compile(r"README|docs/|see '")
 PAGE = re.compile(r"docs/([\w./-]+?)\.md(?:#([\w-]+))?")
 SECTION = re.compile(r"see '([^']+)'")
-
-# The references that point at README sections today, by the start of their text (stable when
-# a module moves). The README is being cut to a front page: re-point each at a docs/ page;
-# its case then passes and its entry must go (test_known_broken_entries_still_exist).
-# The value is the page to point at (checked by test_the_suggested_targets_exist).
-KNOWN_BROKEN = {
-    "run inside GitHub Actions, or set these variables (see the README, 'Environment')": (
-        "docs/reference/github-action.md#environment"
-    ),
-    "pull request from a fork: the plan is in the job summary only (see the README": (
-        "docs/how-to/forks.md"
-    ),
-    " without a state key: the progress there is not authenticated (see the README": (
-        "docs/explanation/threat-model.md"
-    ),
-    "see 'Settings' in the README": "docs/reference/configuration.md#github",
-}
 
 
 @dataclass(frozen=True)
@@ -121,32 +101,9 @@ def test_the_scan_finds_the_references() -> None:
     assert all(MENTION.search(r.text) for r in REFERENCES)
 
 
-@pytest.mark.parametrize(
-    "ref",
-    [
-        pytest.param(
-            r,
-            marks=pytest.mark.xfail(strict=True, reason="points at the README")
-            if r.text.startswith(tuple(KNOWN_BROKEN))
-            else (),
-        )
-        for r in REFERENCES
-    ],
-    ids=[r.where for r in REFERENCES],
-)
+@pytest.mark.parametrize("ref", REFERENCES, ids=[r.where for r in REFERENCES])
 def test_documentation_reference_resolves(ref: Reference, site: Path) -> None:
     assert problem(ref, site) is None, f"{ref.where}: {problem(ref, site)}: {ref.text!r}"
-
-
-def test_known_broken_entries_still_exist() -> None:
-    stale = [k for k in KNOWN_BROKEN if not any(r.text.startswith(k) for r in REFERENCES)]
-    assert not stale, f"re-pointed or gone: drop {stale} from KNOWN_BROKEN"
-
-
-@pytest.mark.parametrize("target", sorted(set(KNOWN_BROKEN.values())))
-def test_the_suggested_targets_exist(target: str, site: Path) -> None:
-    """Where each README reference should point instead (for whoever re-points it)."""
-    assert problem(Reference("x:1", f"see {target}"), site) is None
 
 
 def test_the_checker_accepts_pages_and_refuses_what_is_missing(site: Path) -> None:

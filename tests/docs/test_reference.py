@@ -119,23 +119,10 @@ def test_every_config_key_is_in_the_configuration_page(
         assert row.group(1).strip(), f"{section}: key {key!r} has no type"
 
 
-@pytest.mark.parametrize(
-    "model", [m for n, m in _models() if n != "github"], ids=lambda m: m.__name__
-)
+@pytest.mark.parametrize("model", [m for _, m in _models()], ids=lambda m: m.__name__)
 def test_every_config_key_has_a_description_in_its_model(model: type[BaseModel]) -> None:
     missing = [n for n, f in model.model_fields.items() if not (f.description or "").strip()]
     assert not missing, f"{model.__name__}: add Field(description=...) to {missing}"
-
-
-def test_every_github_setting_is_described() -> None:
-    """In the model, or (until the model has them) in the generator's fallback table."""
-    model = config_ref.github_settings_model()
-    missing = [
-        f.alias or n
-        for n, f in model.model_fields.items()
-        if not f.description and (f.alias or n) not in config_ref.GITHUB_FALLBACK
-    ]
-    assert not missing, f"describe {missing} in {model.__module__}.{model.__name__}"
 
 
 def test_config_defaults_come_from_the_resolved_config(pages: dict[str, str]) -> None:

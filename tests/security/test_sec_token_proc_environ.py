@@ -49,6 +49,9 @@ def test_no_ancestor_of_an_adapter_child_holds_the_token(world: World, fake: Fak
         "one entry, with the probe",
     )
     fake.add_pull(1, author="alice", head_sha=head, head_ref="feat1")
+    # the plan checks the config as the apply's run does, listeners included: every job of
+    # this world can import the probe (in a real repository it is installed or in the tree)
+    world.extra_env["PYTHONPATH"] = str(REPO_ROOT)
     assert world.run("pull_request", world.pr_event("opened", 1), head).code == 0
     ok = fake.add_comment(1, user="bob", body=world.approve_command(1))
     assert world.run("issue_comment", world.comment_event(1, ok), head).outputs["approved"]

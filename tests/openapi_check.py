@@ -92,6 +92,27 @@ class OpenAPISpec:
         )
         return op
 
+    def check_request(self, method: str, path: str, query: dict[str, str], body: Any) -> Operation:
+        """Check what a client sent: a documented operation, documented query parameters and,
+        for a JSON body, its ``requestBody`` schema. Raises AssertionError with the reason."""
+        op = self.operation(method, path)
+        declared = {p.get("name") for p in self._parameters(op) if p.get("in") == "query"}
+        unknown = set(query) - declared
+        assert not unknown, f"{method} {op.template}: undocumented query {sorted(unknown)}"
+        request = self._deref(op.data.get("requestBody", {}))
+        content = request.get("content", {}).get("application/json")
+        if content is None:
+            assert body is None, f"{method} {op.template}: a body where none is documented"
+            return op
+        assert body is not None or not request.get("required"), f"{op.template}: body required"
+        errors = list(
+            Draft7Validator(_rebase(content["schema"]), registry=self.registry).iter_errors(body)
+        )
+        assert not errors, f"{method} {op.template} request: " + "; ".join(
+            e.message[:200] for e in errors[:5]
+        )
+        return op
+
     def response_schema(self, op: Operation, status: int) -> dict[str, Any] | None:
         responses = op.data.get("responses", {})
         response = responses.get(str(status))

@@ -59,6 +59,7 @@ class Recorded:
     headers: dict[str, str]
     body: str
     status: int
+    response: str = ""  # the body answered (checked against GitHub's OpenAPI description)
 
 
 @dataclass
@@ -269,6 +270,7 @@ class FakeGitHub:
                     dict(request.headers),
                     body,
                     response.status_code,
+                    response.get_data(as_text=True),
                 )
             )
         return response

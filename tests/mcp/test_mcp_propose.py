@@ -3,9 +3,11 @@ description): a branch pushed to a bare origin, a pull request opened, the token
 
 from __future__ import annotations
 
+import json
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import pytest
 from mcp import ClientSession
@@ -14,6 +16,7 @@ from pytest_httpserver import HTTPServer
 from tests.conftest import git
 from tests.github.gh_fake import TOKEN, FakeGitHub
 from tests.mcp.conftest import drive, error_of
+from tests.openapi_check import load_spec
 
 
 @pytest.fixture
@@ -94,6 +97,14 @@ def test_propose_pushes_a_branch_and_opens_a_pull_request(repo: Path, fake: Fake
         assert TOKEN not in str(result.model_dump())
     assert not [r for r in fake.requests if r.method not in ("GET", "POST")]
     assert not fake.sent("POST", r"/(statuses|comments|reviews|merge)")  # never approves
+    # every request propose and status made is one GitHub documents, as it documents it
+    spec = load_spec()
+    for r in fake.requests:
+        query = {k: v[-1] for k, v in parse_qs(r.query).items()}
+        spec.check_request(r.method, r.path, query, json.loads(r.body) if r.body else None)
+    assert {spec.operation(r.method, r.path).template for r in fake.requests} >= {
+        "/repos/{owner}/{repo}/pulls"
+    }
 
 
 def test_propose_without_a_token_refuses_and_commits_nothing(repo: Path) -> None:

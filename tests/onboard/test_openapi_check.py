@@ -46,3 +46,19 @@ def test_nullable_values_are_accepted_only_where_the_description_says(
     openapi_spec.check("GET", path, {}, 200, env)
     with pytest.raises(AssertionError, match="name"):
         openapi_spec.check("GET", path, {}, 200, {**env, "name": None})
+
+
+def test_check_request_accepts_documented_requests_and_refuses_others(
+    openapi_spec: OpenAPISpec,
+) -> None:
+    spec = openapi_spec
+    pulls = "/repos/o/r/pulls"
+    body = {"title": "t", "head": "feature", "base": "main", "body": "why"}
+    assert spec.check_request("POST", pulls, {}, body).template == "/repos/{owner}/{repo}/pulls"
+    spec.check_request("GET", pulls, {"state": "open", "per_page": "100"}, None)
+    with pytest.raises(AssertionError, match="request"):
+        spec.check_request("POST", pulls, {}, {**body, "title": 5})
+    with pytest.raises(AssertionError, match="undocumented query"):
+        spec.check_request("GET", pulls, {"colour": "red"}, None)
+    with pytest.raises(AssertionError, match="no such operation"):
+        spec.check_request("PUT", pulls, {}, body)

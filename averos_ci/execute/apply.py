@@ -111,8 +111,11 @@ def apply(
     planned = base.planned
     plan = planned.plan
     adapter = adapter or get_adapter(config.adapter, adapter_options(config))
+    # Nothing to change, nothing to generate: a regenerating adapter's clean generation of an
+    # unchanged manifest is the pristine tree already recorded, so the run is the ordinary
+    # zero-node run and the state is left as it is (running a run twice changes nothing).
     announce_base(base, adapter_name, generates=regenerates(adapter))
-    if regenerates(adapter):
+    if regenerates(adapter) and plan.has_changes:
         return _apply_regenerated(
             config,
             base,

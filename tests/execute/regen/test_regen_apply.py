@@ -20,6 +20,19 @@ def project(tmp_path: Path) -> Project:
     return p
 
 
+def test_running_an_unchanged_manifest_again_changes_nothing(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = (project.root / ".averos/state.json").read_bytes()
+    files = project.files()
+    capsys.readouterr()
+    assert project.cli("run") == 0
+    out = capsys.readouterr().out
+    assert "run succeeded (strict): 0 nodes" in out and "applied the code change" not in out
+    assert (project.root / ".averos/state.json").read_bytes() == state  # not even the serial
+    assert project.files() == files
+
+
 def test_a_removal_deletes_the_generated_files_and_the_plan_shows_it(
     project: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from mcp import ClientSession
@@ -149,6 +151,19 @@ def test_plan_with_a_regenerating_adapter_carries_the_code_patch(repo: Path) -> 
     data = json.loads(config.read_text())
     data["adapterOptions"] = {"writeFiles": True}  # the mock then generates real files
     config.write_text(json.dumps(data))
+    applied = subprocess.run(
+        [sys.executable, "-m", "averos_ci", "run", "--config", str(config)],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    manifest = repo / "todoapp.manifest.yaml"
+    text = manifest.read_text()
+    status = "        mname: status\n        memberType: enumeration\n"
+    assert status in text
+    manifest.write_text(text.replace(status, "        mname: status\n        memberType: string\n"))
     misspelt = {**data, "adapterOptions": {"writeFile": True}}
 
     async def script(s: ClientSession) -> object:
@@ -158,8 +173,7 @@ def test_plan_with_a_regenerating_adapter_carries_the_code_patch(repo: Path) -> 
 
     good, bad = drive(repo, script)
     files = good.structured_content["codePatch"]
-    assert files and {f["status"] for f in files} == {"created"}
-    assert all(f["added"] > 0 and f["removed"] == 0 and not f["conflict"] for f in files)
-    assert not (repo / "workspace").exists() or not any((repo / "workspace").iterdir())
+    assert files and all(f["status"] == "changed" and not f["conflict"] for f in files)
+    assert all(f["added"] > 0 and f["removed"] > 0 for f in files)
     # what `run` refuses fails the plan the same way (the config check is the CLI's)
     assert "writeFile" in error_of(bad)["message"]

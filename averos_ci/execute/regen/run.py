@@ -20,6 +20,7 @@ from typing import Any
 
 from averos_ci.config import RunConfig
 from averos_ci.errors import PlanConflicts
+from averos_ci.execute.averos_logs import AverosExecutionLog, write_execution_plan
 from averos_ci.execute.console import ConsoleListener
 from averos_ci.execute.contracts import CancelToken, ExecutionAdapter, ExecutionContext
 from averos_ci.execute.events import RunnerEventListener
@@ -105,7 +106,12 @@ def _run(
     logs_dir = scratch / "logs" if scratch is not None else config.logs_dir
     console = ConsoleListener(total=len(planned.plan.nodes), logs_dir=logs_dir, verbose=verbose)
     event_log = None if dry_run else JsonlEventLog(config.logs_dir / EVENTS_FILE_NAME)
-    extra = [] if event_log is None else [event_log]
+    extra: list[RunnerEventListener] = []
+    if event_log is not None:
+        # Averos's own files too, as the node-by-node path writes them (execution-plan.json,
+        # execution-log.jsonl), for tooling written against Averos's CLI
+        write_execution_plan(config.logs_dir, planned.plan, warnings=planned.warnings)
+        extra += [event_log, AverosExecutionLog(config.logs_dir, planned.plan)]
     try:
         pp = plan_patch(
             planned,

@@ -20,6 +20,14 @@ def project(tmp_path: Path) -> Project:
     return p
 
 
+def test_a_regenerating_run_writes_averos_own_log_files(project: Project) -> None:
+    logs = project.root / ".averos/logs"
+    records = [json.loads(line) for line in (logs / "execution-log.jsonl").read_text().splitlines()]
+    assert records and all(r["success"] is True for r in records)
+    assert {r["nodeId"] for r in records} >= {"entity:Book", "entity:Shelf"}
+    assert (logs / "execution-plan.json").is_file()
+
+
 def test_running_an_unchanged_manifest_again_changes_nothing(
     project: Project, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -26,9 +26,10 @@ def test_production_build_of_the_generated_example(angular_env: Path, tmp_path: 
     if shutil.which("npx") is None:
         unavailable("the production build test needs npx")
     project = tmp_path / "todo"
-    copy_example(project)
-    config = json.loads((project / "averos.angular.config.json").read_text(encoding="utf-8"))
-    (project / "averos.config.json").write_text(json.dumps(config), encoding="utf-8")
+    copy_example(project)  # the example's own config: the real angular-schematics adapter
+    assert json.loads((project / "averos.config.json").read_text())["adapter"] == (
+        "angular-schematics"
+    )
     outcome = apply(load_config(project / "averos.config.json"))
     assert outcome.summary.success, outcome.summary.failures
     ws = project / "workspace"

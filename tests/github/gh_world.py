@@ -140,8 +140,18 @@ class World:
             listing = git(self.origin, "ls-tree", "-r", "--name-only", STATE_BRANCH)
         except subprocess.CalledProcessError:
             return {}
+        # the pristine tree's blobs are binary (an app's favicon): shown, never decoded strictly
         return {
-            p: git(self.origin, "show", f"{STATE_BRANCH}:{p}") for p in listing.splitlines() if p
+            p: subprocess.run(
+                ["git", "show", f"{STATE_BRANCH}:{p}"],
+                cwd=self.origin,
+                check=True,
+                capture_output=True,
+            )
+            .stdout.decode("utf-8", "replace")
+            .strip()
+            for p in listing.splitlines()
+            if p
         }
 
     def state_tip(self) -> str | None:

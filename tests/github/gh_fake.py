@@ -22,12 +22,13 @@ Endpoints (https://docs.github.com/en/rest, API version 2022-11-28):
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import re
 import threading
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -627,3 +628,15 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
         headers=headers or {},
         content_type="application/json; charset=utf-8",
     )
+
+
+@contextlib.contextmanager
+def running_fake() -> Iterator[FakeGitHub]:
+    """A fresh fake GitHub API on 127.0.0.1 (threaded: jobs run as separate processes)."""
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server.start()
+    try:
+        yield FakeGitHub(server)
+    finally:
+        server.clear()
+        server.stop()

@@ -11,23 +11,17 @@ from urllib.parse import parse_qs
 
 import pytest
 from mcp import ClientSession
-from pytest_httpserver import HTTPServer
 
 from tests.conftest import git
-from tests.github.gh_fake import TOKEN, FakeGitHub
+from tests.github.gh_fake import TOKEN, FakeGitHub, running_fake
 from tests.mcp.conftest import drive, error_of
 from tests.openapi_check import load_spec
 
 
 @pytest.fixture
 def fake() -> Iterator[FakeGitHub]:
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-    server.start()
-    try:
-        yield FakeGitHub(server)
-    finally:
-        server.clear()
-        server.stop()
+    with running_fake() as fake:
+        yield fake
 
 
 def _env(fake: FakeGitHub) -> dict[str, str]:

@@ -11,11 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pytest_httpserver import HTTPServer
 
 from averos_ci.onboard import init_repository
 from tests.conftest import require_tool
-from tests.github.gh_fake import BOT, TOKEN, FakeGitHub
+from tests.github.gh_fake import BOT, TOKEN, FakeGitHub, running_fake
 from tests.github.gh_world import git, load_payload, manifest_variant
 from tests.github.test_gh_act import USES, _copy_action, local_repositories
 
@@ -26,13 +25,8 @@ CHECKOUT = Path(__file__).resolve().parent / "act_checkout"
 
 @pytest.fixture
 def fake() -> Iterator[FakeGitHub]:
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-    server.start()
-    try:
-        yield FakeGitHub(server)
-    finally:
-        server.clear()
-        server.stop()
+    with running_fake() as fake:
+        yield fake
 
 
 def test_the_plan_workflow_init_writes_runs_under_act(tmp_path: Path, fake: FakeGitHub) -> None:

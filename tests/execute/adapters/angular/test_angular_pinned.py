@@ -17,9 +17,11 @@ from averos_ci.execute.adapters.angular.template.bootstrap import (
     create_workspace,
     install_dependencies,
 )
+from averos_ci.execute.adapters.angular.template.cache import ensure_template
 from averos_ci.execute.adapters.angular.template.pinned import PINNED_ROOT, pinned_set
 from averos_ci.execute.adapters.angular.template.tarball import LocalTarball
 from averos_ci.execute.adapters.angular.template.toolchain import Toolchain
+from averos_ci.execute.adapters.angular.template.workspace import is_bootstrapped
 from averos_ci.execute.adapters.angular.testing import context, tree_digest
 
 FAKE_TOOLS = Toolchain(node="node", npm="npm", npx="npx", node_version=(20, 0, 0))
@@ -108,6 +110,33 @@ def test_the_manifest_takes_the_application_s_package_name(tmp_path: Path) -> No
     assert package_text.endswith("}\n") and package_text.startswith('{\n  "name"')
 
 
+def _template_of(tmp_path: Path, lock_text: str, *, modules: bool = True) -> Path:
+    ws = tmp_path / "template" / "workspace"
+    (ws / "node_modules").mkdir(parents=True) if modules else ws.mkdir(parents=True)
+    (ws / "package-lock.json").write_text(lock_text)
+    return ws
+
+
+def test_a_template_of_another_name_holds_the_same_packages(tmp_path: Path) -> None:
+    found = pinned_set(_spec(tmp_path, AngularOptions()))
+    assert found is not None
+    _, lock_text = found.manifest("another-app")
+    assert found.installed_in(_template_of(tmp_path, lock_text))
+
+
+@pytest.mark.parametrize("change", ["version", "no node_modules", "no lock"])
+def test_a_template_with_other_packages_is_not_shared(tmp_path: Path, change: str) -> None:
+    found = pinned_set(_spec(tmp_path, AngularOptions()))
+    assert found is not None
+    lock = json.loads(found.manifest("another-app")[1])
+    if change == "version":
+        lock["packages"]["node_modules/d3"]["version"] = "7.0.0"
+    ws = _template_of(tmp_path, json.dumps(lock), modules=change != "no node_modules")
+    if change == "no lock":
+        (ws / "package-lock.json").unlink()
+    assert not found.installed_in(ws)
+
+
 def test_npm_ci_prefers_the_cache_and_skips_audit_and_fund(tmp_path: Path) -> None:
     calls = tmp_path / "calls.txt"
     npm = tmp_path / "npm"
@@ -157,3 +186,14 @@ def test_the_pinned_path_makes_the_workspace_the_three_steps_make(tmp_path: Path
     got = {k: v for k, v in tree_digest(pinned).items() if k != "package-lock.json"}
     assert got == expected
     assert _direct_versions(pinned) == _direct_versions(three_steps)
+    # A template for another application shares those packages instead of installing them.
+    cache = tmp_path / "cache"
+    (cache / "templates" / "donor").mkdir(parents=True)
+    (cache / "templates" / "donor" / "ready.json").write_text("{}")
+    pinned.rename(cache / "templates" / "donor" / "workspace")
+    other = dataclasses.replace(spec, app_name="Other")
+    made = ensure_template(cache, other, log=tmp_path / "other.log")
+    log = (tmp_path / "other.log").read_text()
+    assert "node_modules linked from" in log and " ci " not in log
+    assert is_bootstrapped(made, other.collection)
+    assert _load(made / "package.json")["name"] == "other"

@@ -48,18 +48,20 @@ def create_workspace(
     log: Path | None,
     prepare_for_links: bool = False,
     use_pinned: bool = True,
+    modules_from: Path | None = None,
 ) -> None:
     """Create the workspace at ``dest`` (which must not exist yet). Takes minutes cold.
 
-    ``use_pinned=False`` takes the three-step path even for the pinned versions (the test
-    that compares both paths)."""
+    ``modules_from``: a template workspace whose ``node_modules`` the pinned path links
+    instead of installing, when it holds the same packages. ``use_pinned=False`` takes the
+    three-step path even for the pinned versions (the test that compares both paths)."""
     tc = spec.toolchain
     env = tc.env({**tool_env(spec.cache_root, registry=spec.registry), **NPM_FAST_ENV})
     dest.parent.mkdir(parents=True, exist_ok=True)
     pinned = pinned_set(spec) if use_pinned else None
     try:
         if pinned is not None:
-            create_from_lock(dest, spec, pinned, env=env, log=log)
+            create_from_lock(dest, spec, pinned, env=env, log=log, modules_from=modules_from)
         else:
             _create_in_three_steps(dest, spec, env=env, log=log)
         if prepare_for_links:

@@ -21,6 +21,7 @@ from typing import Any
 
 from .._proc import run
 from .spec import BootstrapSpec
+from .workspace import link_tree
 
 PINNED_ROOT = Path(__file__).parent / "pinned"
 PINS = "pins.json"
@@ -49,6 +50,16 @@ class PinnedSet:
         lock["packages"][""]["name"] = name
         return _dump(package), _dump(lock)
 
+    def installed_in(self, workspace: Path) -> bool:
+        """Does ``workspace`` (a ready template) hold this set's packages, whatever its
+        application's name?"""
+        try:
+            lock = _load(workspace / "package-lock.json")
+        except (OSError, ValueError):
+            return False
+        ours = _load(self.folder / "package-lock.json")
+        return _unnamed(lock) == _unnamed(ours) and (workspace / "node_modules").is_dir()
+
 
 def pinned_set(spec: BootstrapSpec) -> PinnedSet | None:
     """The shipped set made for exactly the spec's versions, or ``None``."""
@@ -68,9 +79,17 @@ def pinned_set(spec: BootstrapSpec) -> PinnedSet | None:
 
 
 def create_from_lock(
-    dest: Path, spec: BootstrapSpec, pinned: PinnedSet, *, env: dict[str, str], log: Path | None
+    dest: Path,
+    spec: BootstrapSpec,
+    pinned: PinnedSet,
+    *,
+    env: dict[str, str],
+    log: Path | None,
+    modules_from: Path | None = None,
 ) -> None:
-    """`npm ci` of the pinned set into ``dest``, then `ng new` and ``ng-add`` offline."""
+    """`npm ci` of the pinned set into ``dest`` — or hard links to the ``node_modules`` of
+    ``modules_from``, a template holding the same set — then `ng new` and ``ng-add``
+    offline."""
     tc = spec.toolchain
     env = {**env, **NPM_FAST_ENV}
     dest.mkdir(parents=True)
@@ -78,7 +97,11 @@ def create_from_lock(
         shutil.copyfile(pinned.folder / name, dest / name)
     # Averos 1.4.x peer dependencies do not resolve strictly with npm >= 7.
     (dest / ".npmrc").write_text("legacy-peer-deps=true\n", encoding="utf-8")
-    run([tc.npm, *NPM_CI], cwd=dest, env=env, timeout=spec.timeout_s, log=log)
+    if modules_from is not None and pinned.installed_in(modules_from):
+        link_tree(modules_from / "node_modules", dest / "node_modules")
+        _note(log, f"node_modules linked from {modules_from} (the same packages)")
+    else:
+        run([tc.npm, *NPM_CI], cwd=dest, env=env, timeout=spec.timeout_s, log=log)
     ng = [tc.node, str(dest / "node_modules" / "@angular" / "cli" / "bin" / "ng.js")]
     scratch = dest.parent / f".{dest.name}.ng-new"
     shutil.rmtree(scratch, ignore_errors=True)
@@ -128,6 +151,19 @@ def create_from_lock(
         timeout=spec.timeout_s,
         log=log,
     )
+
+
+def _note(log: Path | None, line: str) -> None:
+    if log is not None:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("a", encoding="utf-8") as f:
+            f.write(line + "\n")
+
+
+def _unnamed(lock: dict[str, Any]) -> dict[str, Any]:
+    packages = dict(lock.get("packages") or {})
+    packages[""] = {k: v for k, v in (packages.get("") or {}).items() if k != "name"}
+    return packages
 
 
 def _load(path: Path) -> dict[str, Any]:

@@ -124,13 +124,25 @@ def test_a_template_of_another_name_holds_the_same_packages(tmp_path: Path) -> N
     assert found.installed_in(_template_of(tmp_path, lock_text))
 
 
-@pytest.mark.parametrize("change", ["version", "no node_modules", "no lock"])
+def test_a_lock_without_resolved_urls_holds_the_same_packages(tmp_path: Path) -> None:
+    """npm under ``omit-lockfile-registry-resolved`` (as on this machine) writes no URLs."""
+    found = pinned_set(_spec(tmp_path, AngularOptions()))
+    assert found is not None
+    lock = json.loads(found.manifest("another-app")[1])
+    for entry in lock["packages"].values():
+        entry.pop("resolved", None)
+    assert found.installed_in(_template_of(tmp_path, json.dumps(lock)))
+
+
+@pytest.mark.parametrize("change", ["version", "integrity", "no node_modules", "no lock"])
 def test_a_template_with_other_packages_is_not_shared(tmp_path: Path, change: str) -> None:
     found = pinned_set(_spec(tmp_path, AngularOptions()))
     assert found is not None
     lock = json.loads(found.manifest("another-app")[1])
     if change == "version":
         lock["packages"]["node_modules/d3"]["version"] = "7.0.0"
+    if change == "integrity":
+        lock["packages"]["node_modules/d3"]["integrity"] = "sha512-other"
     ws = _template_of(tmp_path, json.dumps(lock), modules=change != "no node_modules")
     if change == "no lock":
         (ws / "package-lock.json").unlink()

@@ -161,7 +161,12 @@ def _note(log: Path | None, line: str) -> None:
 
 
 def _unnamed(lock: dict[str, Any]) -> dict[str, Any]:
-    packages = dict(lock.get("packages") or {})
+    """The lock's packages without the root's name and the ``resolved`` URLs (npm leaves
+    those out under ``omit-lockfile-registry-resolved``): versions and integrity decide."""
+    packages = {
+        path: {k: v for k, v in entry.items() if k != "resolved"}
+        for path, entry in (lock.get("packages") or {}).items()
+    }
     packages[""] = {k: v for k, v in (packages.get("") or {}).items() if k != "name"}
     return packages
 

@@ -25,7 +25,9 @@ class AngularOptions(WireModel):
     averos_version: str = "1.4.1"
     types_node_version: str = "16"
     runner: Runner = Runner.BATCHED
-    template_cache: bool = False  # bootstrap by copying a cached template workspace
+    # Bootstrap by copying a cached template workspace (node_modules hard-linked): seconds
+    # once the template for these versions and this app name is built. False: build in place.
+    template_cache: bool = True
     cache_dir: str | None = None  # default: $AVEROS_CI_CACHE_DIR or ~/.cache/averos-ci
     install_dependencies: bool = True  # `npm ci` in a workspace that lacks node_modules
     builtin_edits: bool = True  # False: operations without a schematic fail as UNSUPPORTED

@@ -109,7 +109,8 @@ def test_cli_exits_2_before_writing(tmp_path: Path) -> None:
 @pytest.mark.angular
 def test_unreachable_registry(tmp_path: Path, angular_env: Path) -> None:
     ws = tmp_path / "ws"
-    adapter = AngularSchematicsAdapter({"registry": "http://127.0.0.1:9/"})
+    # Building in place needs the registry (a cached template, the default, would not).
+    adapter = AngularSchematicsAdapter({"registry": "http://127.0.0.1:9/", "templateCache": False})
     with pytest.raises(ToolchainError, match="unreachable") as err:
         adapter.preflight(context(ws))
     assert "adapterOptions.registry" in str(err.value)

@@ -1,24 +1,32 @@
 """The ``application`` node's heavy part: create the Angular workspace with Averos in it.
 
-`ng new` + ``.npmrc`` (legacy-peer-deps) + `ng add <collection>@<version>` +
-`npm install -D @types/node@<v>` (the latest @types/node breaks Angular 14's TypeScript).
+For the pinned default versions: one `npm ci` of the shipped lock file, then the schematics
+offline (:mod:`.pinned`). Otherwise `ng new` + ``.npmrc`` (legacy-peer-deps) +
+`ng add <collection>@<version>` + `npm install -D @types/node@<v>` (the latest @types/node
+breaks Angular 14's TypeScript): three npm resolutions.
 """
 
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
-from averos_ci.errors import ConfigError, ToolchainError
+from averos_ci.errors import ToolchainError
 from averos_ci.execute.contracts import ExecutionContext
 
 from .._proc import CommandFailed, run, tool_env
 from ..options import AngularOptions
-from ..options import cache_root as default_cache_root
-from .tarball import LocalTarball, read_tarball
-from .toolchain import Toolchain, find_toolchain
-from .workspace import check_app_name
+from .pinned import NPM_CI, NPM_FAST_ENV, create_from_lock, pinned_set
+from .spec import BootstrapSpec, local_tarball
+from .toolchain import Toolchain
+
+__all__ = [
+    "NGCC_ARGS",
+    "BootstrapSpec",
+    "create_workspace",
+    "install_dependencies",
+    "local_tarball",
+]
 
 # The flags the Angular 14 CLI passes to ngcc before a build; run once in the template so
 # builds of hard-linked copies never rewrite files shared with the template.
@@ -33,119 +41,29 @@ NGCC_ARGS = (
 )
 
 
-@dataclass(frozen=True)
-class BootstrapSpec:
-    app_name: str
-    language: str
-    angular_cli_version: str
-    averos_version: str
-    types_node_version: str
-    collection: str
-    style: str
-    registry: str | None
-    cache_root: Path
-    timeout_s: float
-    toolchain: Toolchain
-    local_tgz: LocalTarball | None = None
-
-    @classmethod
-    def from_options(
-        cls,
-        options: AngularOptions,
-        *,
-        app_name: str,
-        language: str,
-        cache_root: Path | None = None,
-    ) -> BootstrapSpec:
-        tarball = local_tarball(options)
-        return cls(
-            app_name=check_app_name(app_name),
-            language=language,
-            angular_cli_version=options.angular_cli_version,
-            averos_version=tarball.version if tarball else options.averos_version,
-            local_tgz=tarball,
-            types_node_version=options.types_node_version,
-            collection=options.collection,
-            style=options.style,
-            registry=options.registry,
-            cache_root=cache_root or default_cache_root(options),
-            timeout_s=options.install_timeout_s,
-            toolchain=find_toolchain(
-                options.min_node_version, cache_dir=cache_root or default_cache_root(options)
-            ),
-        )
-
-    def key_fields(self) -> dict[str, str]:
-        # localTgz only when set: the keys of templates installed from the registry stay put.
-        tarball = {"localTgz": self.local_tgz.sha256[:16]} if self.local_tgz else {}
-        return {
-            **tarball,
-            "appName": self.app_name,
-            "language": self.language,
-            "angularCli": self.angular_cli_version,
-            "averos": self.averos_version,
-            "typesNode": self.types_node_version,
-            "collection": self.collection,
-            "style": self.style,
-            "nodeMajor": str(self.toolchain.node_version[0]),
-        }
-
-
 def create_workspace(
-    dest: Path, spec: BootstrapSpec, *, log: Path | None, prepare_for_links: bool = False
+    dest: Path,
+    spec: BootstrapSpec,
+    *,
+    log: Path | None,
+    prepare_for_links: bool = False,
+    use_pinned: bool = True,
+    modules_from: Path | None = None,
 ) -> None:
-    """Create the workspace at ``dest`` (which must not exist yet). Takes minutes."""
+    """Create the workspace at ``dest`` (which must not exist yet). Takes minutes cold.
+
+    ``modules_from``: a template workspace whose ``node_modules`` the pinned path links
+    instead of installing, when it holds the same packages. ``use_pinned=False`` takes the
+    three-step path even for the pinned versions (the test that compares both paths)."""
     tc = spec.toolchain
-    env = tc.env(tool_env(spec.cache_root, registry=spec.registry))
+    env = tc.env({**tool_env(spec.cache_root, registry=spec.registry), **NPM_FAST_ENV})
     dest.parent.mkdir(parents=True, exist_ok=True)
-    steps: list[tuple[list[str], Path]] = [
-        (
-            [
-                tc.npx,
-                "-y",
-                f"@angular/cli@{spec.angular_cli_version}",
-                "new",
-                spec.app_name,
-                f"--directory={dest.name}",
-                "--defaults",
-                "--skip-git",
-                "--routing",
-                f"--style={spec.style}",
-                "--interactive=false",
-            ],
-            dest.parent,
-        ),
-    ]
+    pinned = pinned_set(spec) if use_pinned else None
     try:
-        run(steps[0][0], cwd=steps[0][1], env=env, timeout=spec.timeout_s, log=log)
-        # Averos 1.4.x peer dependencies do not resolve strictly with npm >= 7.
-        (dest / ".npmrc").write_text("legacy-peer-deps=true\n", encoding="utf-8")
-        if spec.local_tgz is not None:
-            env = _install_tarball(dest, spec, env, log=log)
-        run(
-            [
-                tc.npx,
-                "ng",
-                "add",
-                f"{spec.collection}@{spec.averos_version}",
-                "--skip-confirmation",
-                "--defaults",
-                "--interactive=false",
-                f"--application-name={spec.app_name}",
-                f"--default-language-code={spec.language}",
-            ],
-            cwd=dest,
-            env=env,
-            timeout=spec.timeout_s,
-            log=log,
-        )
-        run(
-            [tc.npm, "install", "--save-dev", f"@types/node@{spec.types_node_version}"],
-            cwd=dest,
-            env=env,
-            timeout=spec.timeout_s,
-            log=log,
-        )
+        if pinned is not None:
+            create_from_lock(dest, spec, pinned, env=env, log=log, modules_from=modules_from)
+        else:
+            _create_in_three_steps(dest, spec, env=env, log=log)
         if prepare_for_links:
             ngcc = dest / "node_modules" / ".bin" / "ngcc"
             if ngcc.exists():
@@ -159,18 +77,57 @@ def create_workspace(
         ) from None
 
 
-def local_tarball(options: AngularOptions) -> LocalTarball | None:
-    if options.local_tgz is None:
-        return None
-    tarball = read_tarball(Path(options.local_tgz), collection=options.collection)
-    if "averos_version" in options.model_fields_set and options.averos_version != tarball.version:
-        raise ConfigError(
-            f"averosVersion {options.averos_version} does not match the localTgz tarball "
-            f"({tarball.name}@{tarball.version})",
-            path=tarball.path,
-            hint=f"set averosVersion to {tarball.version}, or remove it",
-        )
-    return tarball
+def _create_in_three_steps(
+    dest: Path, spec: BootstrapSpec, *, env: dict[str, str], log: Path | None
+) -> None:
+    tc = spec.toolchain
+    run(
+        [
+            tc.npx,
+            "-y",
+            f"@angular/cli@{spec.angular_cli_version}",
+            "new",
+            spec.app_name,
+            f"--directory={dest.name}",
+            "--defaults",
+            "--skip-git",
+            "--routing",
+            f"--style={spec.style}",
+            "--interactive=false",
+        ],
+        cwd=dest.parent,
+        env=env,
+        timeout=spec.timeout_s,
+        log=log,
+    )
+    # Averos 1.4.x peer dependencies do not resolve strictly with npm >= 7.
+    (dest / ".npmrc").write_text("legacy-peer-deps=true\n", encoding="utf-8")
+    if spec.local_tgz is not None:
+        env = _install_tarball(dest, spec, env, log=log)
+    run(
+        [
+            tc.npx,
+            "ng",
+            "add",
+            f"{spec.collection}@{spec.averos_version}",
+            "--skip-confirmation",
+            "--defaults",
+            "--interactive=false",
+            f"--application-name={spec.app_name}",
+            f"--default-language-code={spec.language}",
+        ],
+        cwd=dest,
+        env=env,
+        timeout=spec.timeout_s,
+        log=log,
+    )
+    run(
+        [tc.npm, "install", "--save-dev", f"@types/node@{spec.types_node_version}"],
+        cwd=dest,
+        env=env,
+        timeout=spec.timeout_s,
+        log=log,
+    )
 
 
 def _install_tarball(
@@ -204,12 +161,12 @@ def install_dependencies(
     """`npm ci` (or `npm install` without a lock file) in an existing workspace, e.g. one a
     previous CI job generated and committed without its node_modules."""
     lock = (root / "package-lock.json").is_file()
-    cmd = [toolchain.npm, "ci" if lock else "install"]
+    cmd = [toolchain.npm, *(NPM_CI if lock else ("install",))]
     try:
         run(
             cmd,
             cwd=root,
-            env=toolchain.env(tool_env(cache_root, registry=options.registry)),
+            env=toolchain.env({**tool_env(cache_root, registry=options.registry), **NPM_FAST_ENV}),
             timeout=options.install_timeout_s,
             log=context.log_file,
         )

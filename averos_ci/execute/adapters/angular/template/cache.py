@@ -21,7 +21,9 @@ from averos_ci.errors import AverosCIError
 
 from ..options import AngularOptions, cache_root
 from .bootstrap import BootstrapSpec, create_workspace, local_tarball
+from .pinned import pinned_set
 from .toolchain import check_registry
+from .workspace import link_tree
 
 READY = "ready.json"
 
@@ -82,9 +84,7 @@ def link_cached_modules(root: Path, options: AngularOptions) -> Path | None:
         except OSError:
             continue
         if same and (template / "node_modules").is_dir():
-            from .workspace import _link_tree
-
-            _link_tree(template / "node_modules", root / "node_modules")
+            link_tree(template / "node_modules", root / "node_modules")
             return template
     return None
 
@@ -99,7 +99,13 @@ def ensure_template(root: Path, spec: BootstrapSpec, *, log: Path | None = None)
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     try:
-        create_workspace(staging / "workspace", spec, log=log, prepare_for_links=True)
+        create_workspace(
+            staging / "workspace",
+            spec,
+            log=log,
+            prepare_for_links=True,
+            modules_from=_donor(root, spec),
+        )
         atomic_write_text(staging / READY, json.dumps(spec.key_fields(), indent=2) + "\n")
         if base.exists() and cached_template(root, spec) is None:  # a leftover without READY
             shutil.rmtree(base)
@@ -111,6 +117,18 @@ def ensure_template(root: Path, spec: BootstrapSpec, *, log: Path | None = None)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return base / "workspace"
+
+
+def _donor(root: Path, spec: BootstrapSpec) -> Path | None:
+    """A ready template (e.g. of another application name) holding the pinned packages of
+    ``spec``: the new template shares its node_modules (hard links) instead of installing."""
+    pinned = pinned_set(spec)
+    if pinned is None:
+        return None
+    for ready in sorted((root / "templates").glob(f"*/{READY}")):
+        if pinned.installed_in(ready.parent / "workspace"):
+            return ready.parent / "workspace"
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:

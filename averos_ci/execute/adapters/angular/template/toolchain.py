@@ -127,6 +127,6 @@ def check_registry(toolchain: Toolchain, *, cache_dir: Path, registry: str | Non
             f"created\n{exc}",
             hint="check the network or proxy, set adapterOptions.registry (or "
             "npm_config_registry) to a reachable mirror, or pre-build the template cache "
-            "with `python -m averos_ci.execute.adapters.angular warm` and set "
-            "adapterOptions.templateCache to true",
+            "with `python -m averos_ci.execute.adapters.angular warm` (used while "
+            "adapterOptions.templateCache is true, the default)",
         ) from None

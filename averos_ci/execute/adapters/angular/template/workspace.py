@@ -48,14 +48,14 @@ def copy_workspace(src: Path, dst: Path, *, symlink_node_modules: bool = False) 
         if entry.name == "node_modules" and symlink_node_modules:
             target.symlink_to(entry.resolve(), target_is_directory=True)
         elif entry.name == "node_modules" and entry.is_dir():
-            _link_tree(entry, target)
+            link_tree(entry, target)
         elif entry.is_dir() and not entry.is_symlink():
             shutil.copytree(entry, target, symlinks=True)
         else:
             shutil.copy2(entry, target, follow_symlinks=False)
 
 
-def _link_tree(src: Path, dst: Path) -> None:
+def link_tree(src: Path, dst: Path) -> None:
     cp = shutil.which("cp")
     if cp is not None:
         proc = subprocess.run(

@@ -1,15 +1,18 @@
 """The real application evolves across merges, on the default settings: fake GitHub API, a
 bare origin and the real ``angular-schematics`` adapter (no ``adapter`` key in the config).
 
-PR 1 creates the app, PR 2 adds a member, PR 3 adds a translation; each is planned,
-approved and merged, and after each apply the default branch holds the generated app. The
-template cache makes bootstrap a copy and gives later checkouts (no node_modules) theirs.
+PR 1 creates the app, PR 2 adds a member, PR 3 adds a translation, PR 4 removes the
+entity ToDoArea (with its service configuration, use case and translations) and PR 5 changes
+the member ToDoTask.taskId from string to number; each is planned, approved and merged, and
+after each apply the default branch holds the generated app. The template cache makes
+bootstrap a copy and gives later checkouts (no node_modules) theirs.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -37,7 +40,8 @@ exit 0
 
 
 def manifests() -> list[str]:
-    """v1 the example; v2 + member ToDoTask.priority; v3 + a French translation."""
+    """v1 the example; v2 + member ToDoTask.priority; v3 + a French translation; v4 - the
+    entity ToDoArea and all that names it; v5 ToDoTask.taskId string -> number."""
     full = (DATA / "todoapp.v2.manifest.yaml").read_text(encoding="utf-8")
     translation = (
         "      - { localeID: todotask.priority, localeValue: Priorité, targetEntity: ToDoTask }\n"
@@ -46,7 +50,28 @@ def manifests() -> list[str]:
     assert translation in full and use_case in full
     v3 = full.replace(use_case, "")
     v2 = v3.replace(translation, "")
-    return [(EXAMPLE_DIR / "todoapp.manifest.yaml").read_text(encoding="utf-8"), v2, v3]
+    v4 = without_area(v3)
+    task_id = "        mname: taskId\n        memberType: string\n"
+    assert v4.count(task_id) == 1
+    v5 = v4.replace(task_id, task_id.replace("string", "number"))
+    return [(EXAMPLE_DIR / "todoapp.manifest.yaml").read_text(encoding="utf-8"), v2, v3, v4, v5]
+
+
+def without_area(text: str) -> str:
+    """``text`` without the entity ToDoArea, its service configuration, its CRUD use case and
+    its translation entries (the manifest stays valid: nothing else refers to it)."""
+    entity = re.search(r"  - name: ToDoArea\n(?:      .*\n|    .*\n)+\n", text)
+    service = re.search(
+        r"  - type: service\n    name: ToDoAreaServiceConfiguration\n(?:    .*\n)+?(?=  - )", text
+    )
+    crud = "  - name: ToDoAreaCRUD\n    ename: ToDoArea\n    useCaseType: CRUD\n"
+    assert entity and service and crud in text
+    text = text.replace(entity[0], "").replace(service[0], "").replace(crud, "")
+    text = "".join(
+        line for line in text.splitlines(keepends=True) if "targetEntity: ToDoArea }" not in line
+    )
+    assert "ToDoArea" not in text.split("\n", 2)[2], "only the header comment names it"
+    return text
 
 
 def averos_world(tmp_path: Path, fake: FakeGitHub, *, protected: bool = False) -> World:
@@ -113,40 +138,122 @@ def tree(world: World, ref: str, path: str = "workspace") -> list[str]:
     return out.splitlines()
 
 
-def test_three_merges_build_the_real_application_on_the_default_branch(
+def plan_comment(fake: FakeGitHub, number: int) -> str:
+    return next(
+        str(c["body"]) for c in fake.bot_comments(number) if "averos-ci:plan" in str(c["body"])
+    )
+
+
+def merge_one(world: World, fake: FakeGitHub, number: int, manifest: str) -> tuple[str, JobResult]:
+    """PR ``number`` sets the manifest to ``manifest``: planned, approved, merged, applied.
+    Returns the plan comment and the apply job."""
+    head = open_pr(world, fake, number, manifest)
+    plan(world, number, head)
+    body = plan_comment(fake, number)
+    r = approve_merge_apply(world, fake, number, head)
+    assert r.code == 0, r.stdout + r.stderr
+    assert "mock adapter" not in r.stdout
+    tip = main_tip(world)
+    subject = git(world.origin, "log", "-1", "--format=%s", tip)
+    assert subject.startswith("averos-ci: generated workspace") and "[skip ci]" in subject
+    st = state(world)
+    assert st["formatVersion"] == 4 and st["adapter"]["name"] == "angular-schematics"
+    assert st["workspace"]["commit"] == tip and st["workspace"]["pullRequest"] is None
+    files = tree(world, tip)
+    assert "workspace/angular.json" in files
+    assert not any(  # installed packages, build output, the adapter's scratch files
+        {"node_modules", ".angular", "dist", ".averos-ci"} & set(f.split("/")) for f in files
+    )
+    assert "Generated files committed to `main`" in result_comment(fake, number)
+    return body, r
+
+
+def changed_files(world: World, before: str, after: str) -> dict[str, set[str]]:
+    """``git diff --name-status`` of the workspace between two commits, by status letter."""
+    out = git(
+        world.origin, "diff", "--name-status", "--no-renames", before, after, "--", "workspace"
+    )
+    changes: dict[str, set[str]] = {}
+    for line in out.splitlines():
+        status, path = line.split("\t", 1)
+        changes.setdefault(status, set()).add(path.removeprefix("workspace/"))
+    return changes
+
+
+def counts(body: str) -> dict[str, int]:
+    """The plan comment's counts table: create, update, unchanged, conflicts, removals."""
+    lines = body.splitlines()
+    i = lines.index("| create | update | unchanged | conflicts | removals |")
+    names = [c.strip() for c in lines[i].strip("|").split("|")]
+    return dict(zip(names, (int(c) for c in lines[i + 2].strip("|").split("|")), strict=True))
+
+
+MODEL = "src/app/model/to-do-task.ts"
+VIEW_LAYOUT = "src/assets/viewlayout/todotaskVL.json"  # the forms' and the list's fields
+AREA = re.compile(rb"to-?do-?area", re.IGNORECASE)  # ToDoArea, todoarea.title, to-do-area
+
+
+def test_five_merges_build_the_real_application_on_the_default_branch(
     tmp_path: Path, fake: FakeGitHub, angular_template: Path, angular_env: Path
 ) -> None:
     world = averos_world(tmp_path, fake)
-    v1, v2, v3 = manifests()
-    runs: list[dict[str, Any]] = []
-    for number, manifest in enumerate((v1, v2, v3), start=1):
-        head = open_pr(world, fake, number, manifest)
-        plan(world, number, head)
-        r = approve_merge_apply(world, fake, number, head)
-        assert r.code == 0, r.stdout + r.stderr
-        assert "mock adapter" not in r.stdout
-        tip = main_tip(world)
-        subject = git(world.origin, "log", "-1", "--format=%s", tip)
-        assert subject.startswith("averos-ci: generated workspace") and "[skip ci]" in subject
-        st = state(world)
-        assert st["formatVersion"] == 4 and st["adapter"]["name"] == "angular-schematics"
-        assert st["workspace"]["commit"] == tip and st["workspace"]["pullRequest"] is None
-        files = tree(world, tip)
-        assert "workspace/angular.json" in files
-        assert not any(  # installed packages, build output, the adapter's scratch files
-            {"node_modules", ".angular", "dist", ".averos-ci"} & set(f.split("/")) for f in files
-        )
-        assert "Generated files committed to `main`" in result_comment(fake, number)
-        runs.append(json.loads(r.outputs.get("succeeded", "0")))
+    v1, v2, v3, v4, v5 = manifests()
+    runs = [
+        int(merge_one(world, fake, number, m)[1].outputs.get("succeeded", "0"))
+        for number, m in enumerate((v1, v2, v3), 1)
+    ]
     # each apply regenerates its manifest from nothing (a clean generation) and merges it
     assert all(r > 20 for r in runs), runs
-    # the last commit holds all three changes and compiles
+
+    # PR 4 removes ToDoArea: the plan shows the destruction, the apply deletes its code
+    before = main_tip(world)
+    assert any(AREA.search(p.encode()) for p in tree(world, before, "workspace/src"))
+    body, r = merge_one(world, fake, 4, v4)
+    assert "**Destroyed or replaced on apply**" in body, body[:3000]
+    for removed in (
+        "entity:ToDoArea",
+        "service-config:ToDoAreaServiceConfiguration",
+        "use-case:ToDoAreaCRUD",
+        "translation-entry:fr:todoarea.title",
+    ):
+        assert f"- `-` {removed}  (destroy" in body, body[:3000]
+    assert counts(body)["conflicts"] == 0 and counts(body)["removals"] == 9, body[:600]
+    # the code change: in the apply's log (the CI plan does not compute it yet, issue 21)
+    assert "- src/app/model/to-do-area.ts (deleted, +0 -" in r.stdout, r.stdout[-3000:]
+    after = main_tip(world)
+    changes = changed_files(world, before, after)
+    assert "src/app/model/to-do-area.ts" in changes.get("D", set()), changes
+    assert not changes.get("A"), changes  # a removal creates nothing
+    src = tree(world, after, "workspace/src")
+    assert [p for p in src if AREA.search(p.encode())] == []  # no file names it
+    mentions = [
+        p
+        for p in src
+        if AREA.search(git_bytes(world, f"{after}:{p}"))  # no route, menu, translation key
+    ]
+    assert mentions == [], mentions
+
+    # PR 5 changes ToDoTask.taskId from string to number: a replacement, applied
+    before = after
+    body, r = merge_one(world, fake, 5, v5)
+    replaced = "- `-/+` simple-field:ToDoTask:taskId  (forces replacement: memberType"
+    assert replaced in body, body[:3000]
+    assert counts(body)["conflicts"] == 0, body[:600]
+    assert f"~ {MODEL} (changed, +1 -1)" in r.stdout, r.stdout[-3000:]
+    assert f"~ {VIEW_LAYOUT} (changed," in r.stdout, r.stdout[-3000:]
+    after = main_tip(world)
+    assert changed_files(world, before, after) == {"M": {MODEL, VIEW_LAYOUT}}
+    model = git_bytes(world, f"{after}:workspace/{MODEL}").decode()
+    assert "    taskId!: number;" in model and "taskId!: string" not in model, model
+    layout = json.loads(git_bytes(world, f"{after}:workspace/{VIEW_LAYOUT}"))
+    for view in ("createUCViewLayout", "editUCViewLayout", "viewUCViewLayout", "tableUCViewLayout"):
+        (field,) = [f for f in layout[view]["ucViewLayout"] if f["entityFieldName"] == "taskId"]
+        assert field["type"] == "number", (view, field)  # the forms and the list
+
+    # the last commit holds all five changes and compiles
     job = world.checkout(main_tip(world))
     ws = job / "workspace"
-    model = next(ws.rglob("to-do-task*.ts"), None)
-    assert model is not None
-    assert any("priority" in p.read_text(encoding="utf-8") for p in ws.rglob("*.ts")
-               if "node_modules" not in p.parts)  # fmt: skip
+    assert "    priority!: number;" in (ws / MODEL).read_text(encoding="utf-8")
     assert "Priorité" in "".join(
         p.read_text(encoding="utf-8") for p in (ws / "src").rglob("fr*.json")
     )
@@ -166,11 +273,18 @@ def test_three_merges_build_the_real_application_on_the_default_branch(
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
 
 
+def git_bytes(world: World, spec: str) -> bytes:
+    """The bytes of ``<commit>:<path>`` in origin (generated files are not all text)."""
+    return subprocess.run(
+        ["git", "show", spec], cwd=world.origin, check=True, capture_output=True
+    ).stdout
+
+
 def test_protected_default_branch_gets_a_pull_request_and_drift_until_merged(
     tmp_path: Path, fake: FakeGitHub, angular_template: Path, angular_env: Path
 ) -> None:
     world = averos_world(tmp_path, fake, protected=True)
-    v1, v2, _ = manifests()
+    v1, v2, *_ = manifests()
     head = open_pr(world, fake, 1, v1)
     plan(world, 1, head)
     r = approve_merge_apply(world, fake, 1, head)

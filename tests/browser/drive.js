@@ -13,8 +13,12 @@
 //    "create": {"path": "/books/create", "fields": [{"label": "Title", "value": "Dune"},
 //               {"label": "Genre", "option": "Novel"}]},
 //    "search": {"path": "/books/search", "expect": "Dune"},
-//    "language": {"code": "fr", "path": "/books/create", "expectLabel": "Titre"}}
-// Prints one JSON object: {"ok": true, "labels": [...], "shots": [...], "requests": [...]}
+//    "language": {"code": "fr", "path": "/books/create", "expectLabel": "Titre"},
+//    "menu": {"path": "/public", "visit": ["/books/search", "/shelfs/search"]}}
+//   (menu: the side menu's entries and links, then each route of `visit` reached inside the
+//    app: the path the router ended at and the elements rendered next to its outlets)
+// Prints one JSON object: {"ok": true, "labels": [...], "shots": [...], "requests": [...],
+// "menu": {"entries": [...], "links": [...], "routes": {"/route": {"path", "rendered"}}}}
 // (requests: the URL of every request the page made, aborted ones included) or
 // {"ok": false, "error": "...", "shots": [...]} (exit code 1).
 'use strict';
@@ -147,6 +151,34 @@ async function main() {
       await page.locator('mat-label', { hasText: scenario.language.expectLabel }).first().waitFor();
       result.labels.language = await labels();
       await shot(`language-${scenario.language.code}`);
+    }
+    if (scenario.menu) {
+      if (!scenario.login && !scenario.open) await open(`${base}${scenario.menu.path || '/'}`);
+      await page.locator('.averos-sidemenu-item .menu-name').first().waitFor({ state: 'attached' });
+      const texts = (selector) => page.$$eval(selector, (els) => els.map((e) => e.textContent.trim()));
+      result.menu = {
+        entries: await texts('.averos-sidemenu-item .menu-name'),
+        links: await page.$$eval('a.averos-sidemenu-link[href]', (els) => els.map((e) => e.getAttribute('href'))),
+        routes: {},
+      };
+      await shot('menu');
+      for (const route of scenario.menu.visit || []) {
+        // as a menu link does; the router may redirect, so wait for the page, not the URL
+        await page.evaluate((r) => {
+          window.history.pushState(null, '', r);
+          window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+        }, route);
+        await page.waitForLoadState('networkidle');
+        await page.waitForFunction(() => { // the innermost outlet has rendered its component
+          const outlets = document.querySelectorAll('router-outlet');
+          return outlets.length > 0 && outlets[outlets.length - 1].nextElementSibling !== null;
+        });
+        result.menu.routes[route] = {
+          path: new URL(page.url()).pathname,
+          rendered: await page.$$eval('router-outlet ~ *', (els) => els.map((e) => e.tagName.toLowerCase())),
+        };
+        await shot(`visit${route.replace(/\W+/g, '-')}`);
+      }
     }
   } catch (err) {
     result.ok = false;

@@ -5,11 +5,7 @@ the deletions, and the application still compiles.
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,46 +18,27 @@ from averos_ci.execute.regen import plan_patch
 from averos_ci.plan.identity import execution_identity
 from averos_ci.state import FileStateStore
 from averos_ci.state.guard import plan_on_base
+from tests.scenarios.angular.applied import (
+    LIBRARY_WITH_SHELF,
+    ApplyProject,
+    ng_build,
+    without_shelf,
+)
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
-LIBRARY = Path(__file__).resolve().parents[2] / "plan" / "data" / "library.base.manifest.yaml"
-
-
-def _without_shelf(text: str) -> str:
-    text = re.sub(r"      - memberNature: composite\n(        .*\n)+", "", text)
-    text = re.sub(r"  - name: Shelf\n(    .*\n|      .*\n)+", "", text)
-    return "".join(line for line in text.splitlines(keepends=True) if "Shelf" not in line)
-
 
 def test_removing_an_entity_removes_its_code_and_the_app_builds(
-    angular_template: Path, angular_env: Path, tmp_path: Path
+    applied_project: ApplyProject, angular_env: Path, tmp_path: Path
 ) -> None:
-    project = tmp_path / "library"
-    project.mkdir()
-    shutil.copy(LIBRARY, project / "library.manifest.yaml")
-    (project / "averos.config.json").write_text(
-        json.dumps(
-            {
-                "workspaceRoot": "workspace",
-                "manifestPath": "library.manifest.yaml",
-                "statePath": ".averos/state.json",
-                "checkpointPath": ".averos/checkpoints.json",
-                "logsDir": ".averos/logs",
-                "adapter": "angular-schematics",
-                "adapterOptions": {"templateCache": True},
-            }
-        )
-    )
+    project = applied_project(LIBRARY_WITH_SHELF, tmp_path / "library")
     cfg = load_config(project / "averos.config.json")
     adapter = AngularSchematicsAdapter(adapter_options(cfg))
     assert adapter.regenerates
-    first = apply(cfg, adapter=adapter)
-    assert first.summary.success, first.summary.failures
     ws = project / "workspace"
     assert (ws / "src/app/model/shelf.ts").is_file()
     manifest = project / "library.manifest.yaml"
-    manifest.write_text(_without_shelf(manifest.read_text()))
+    manifest.write_text(without_shelf(manifest.read_text()))
     base = plan_on_base(
         manifest_path=cfg.manifest_path,
         state=FileStateStore(cfg.state_path).load(),
@@ -84,17 +61,4 @@ def test_removing_an_entity_removes_its_code_and_the_app_builds(
         if p.is_file() and re.search(rb"shelf", p.read_bytes(), re.IGNORECASE)
     ]
     assert mentions == []
-    proc = subprocess.run(
-        ["npx", "ng", "build", "--configuration", "development"],
-        cwd=ws,
-        env={
-            **os.environ,
-            "NG_CLI_ANALYTICS": "false",
-            "npm_config_cache": str(angular_env / "npm"),
-        },
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    ng_build(ws, angular_env)

@@ -1,5 +1,6 @@
 """Regenerate and merge with the real Averos schematics, on the library example (issue 21
-"Proof" (b), (c), (d)): one applied project per module, copied by each test.
+"Proof" (b), (c), (d)): one applied project per session (tests/scenarios/angular/applied.py),
+copied by each test.
 
 (b) a member's type changes -> the model, the forms and the list use the new type;
 (c) a user edit in a file the change touches survives byte for byte, and drift reports it;
@@ -9,23 +10,17 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from averos_ci.cli import run_cli
-from averos_ci.config import load_config
-from averos_ci.execute import apply
 from averos_ci.execute.regen.tree import PristineStore, pristine_folder, snapshot
 from averos_ci.state import FileStateStore
+from tests.scenarios.angular.applied import LIBRARY, ApplyProject, ng_build, with_user_line
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
-LIBRARY = Path(__file__).resolve().parents[2] / "scenarios/angular/data/library.manifest.yaml"
 MODEL = "src/app/model/book.ts"
 VIEW_LAYOUT = "src/assets/viewlayout/bookVL.json"
 TITLE = (
@@ -34,42 +29,10 @@ TITLE = (
 USER_LINE = "    myHandEditedNote?: string; // USER HAND EDIT\n"
 
 
-@pytest.fixture(scope="module")
-def applied(
-    angular_template: Path, angular_cache_dir: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Path]:
-    project = tmp_path_factory.mktemp("library") / "project"
-    project.mkdir()
-    shutil.copy(LIBRARY, project / "library.manifest.yaml")
-    (project / "averos.config.json").write_text(
-        json.dumps(
-            {
-                "workspaceRoot": "workspace",
-                "manifestPath": "library.manifest.yaml",
-                "statePath": ".averos/state.json",
-                "checkpointPath": ".averos/checkpoints.json",
-                "logsDir": ".averos/logs",
-                "adapter": "angular-schematics",
-                "adapterOptions": {"templateCache": True},
-            }
-        )
-    )
-    old = os.environ.get("AVEROS_CI_CACHE_DIR")
-    os.environ["AVEROS_CI_CACHE_DIR"] = str(angular_cache_dir)
-    try:
-        outcome = apply(load_config(project / "averos.config.json"))
-        assert outcome.summary.success, outcome.summary.failures
-        yield project
-    finally:
-        if old is None:
-            os.environ.pop("AVEROS_CI_CACHE_DIR", None)
-        else:
-            os.environ["AVEROS_CI_CACHE_DIR"] = old
-
-
-def _copy(applied: Path, dest: Path) -> Path:
-    shutil.copytree(applied, dest, symlinks=True, ignore=shutil.ignore_patterns("node_modules"))
-    return dest
+@pytest.fixture
+def project(applied_project: ApplyProject, angular_env: Path, tmp_path: Path) -> Path:
+    """A copy of the library project as applied once per session."""
+    return applied_project(LIBRARY, tmp_path / "p")
 
 
 def _change_manifest(project: Path, old: str, new: str) -> None:
@@ -88,41 +51,17 @@ def _pristine(project: Path, path: str) -> bytes:
 
 
 def _with_user_line(text: str) -> str:
-    """``text`` with the user's line after the model's "custom members" comment (the
-    schematics write CRLF and LF lines: the text is handled as bytes decoded, never as
-    universal newlines)."""
-    lines = text.splitlines(keepends=True)
-    todo = next(i for i, line in enumerate(lines) if "TODO: Add your custom entity" in line)
-    end = next(i for i in range(todo, len(lines)) if "*/" in lines[i])
-    return "".join([*lines[: end + 1], USER_LINE, *lines[end + 1 :]])
+    return with_user_line(text, USER_LINE)
 
 
-def _build(ws: Path, angular_env: Path) -> None:
-    proc = subprocess.run(
-        ["npx", "ng", "build", "--configuration", "development"],
-        cwd=ws,
-        env={
-            **os.environ,
-            "NG_CLI_ANALYTICS": "false",
-            "npm_config_cache": str(angular_env / "npm"),
-        },
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-
-
-def test_a_clean_generation_declares_number_members_as_number(applied: Path) -> None:
-    model = (applied / "workspace" / MODEL).read_text()
+def test_a_clean_generation_declares_number_members_as_number(project: Path) -> None:
+    model = (project / "workspace" / MODEL).read_text()
     assert "    pages!: number;" in model and "    title!: string;" in model
 
 
 def test_type_change_reaches_model_form_and_list_and_builds(
-    applied: Path, angular_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    project: Path, angular_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    project = _copy(applied, tmp_path / "p")
     config = str(project / "averos.config.json")
     _change_manifest(project, TITLE, TITLE.replace("memberType: string", "memberType: number"))
     assert run_cli(["plan", "--config", config]) == 0
@@ -136,13 +75,12 @@ def test_type_change_reaches_model_form_and_list_and_builds(
     for view in ("createUCViewLayout", "editUCViewLayout", "tableUCViewLayout"):  # forms, list
         (field,) = [f for f in layout[view]["ucViewLayout"] if f["entityFieldName"] == "title"]
         assert field["type"] == "number", view
-    _build(ws, angular_env)
+    ng_build(ws, angular_env)
 
 
 def test_a_user_edit_survives_the_change_byte_for_byte_and_drift_reports_it(
-    applied: Path, angular_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    project: Path, angular_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    project = _copy(applied, tmp_path / "p")
     config = str(project / "averos.config.json")
     ws = project / "workspace"
     model = ws / MODEL
@@ -161,13 +99,12 @@ def test_a_user_edit_survives_the_change_byte_for_byte_and_drift_reports_it(
     drift = capsys.readouterr()
     assert "user edits: 1 generated file(s) edited" in drift.out + drift.err
     assert f"- {MODEL}" in drift.out + drift.err
-    _build(ws, angular_env)
+    ng_build(ws, angular_env)
 
 
 def test_a_colliding_edit_is_a_conflict_shown_in_the_plan_and_nothing_is_applied(
-    applied: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    project = _copy(applied, tmp_path / "p")
     config = str(project / "averos.config.json")
     ws = project / "workspace"
     model = ws / MODEL

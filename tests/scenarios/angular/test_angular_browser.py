@@ -11,14 +11,8 @@ Screenshots of every step are in tmp_path; failures name them.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import os
 import shutil
-import socket
-import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,56 +23,17 @@ from ruamel.yaml import YAML
 
 from averos_ci.config import load_config
 from averos_ci.execute import apply
-from tests.browser.tools import HERE as BROWSER_DIR
-from tests.browser.tools import ensure_tools
-from tests.conftest import unavailable
+from averos_ci.preview import serve_spa
+from averos_ci.preview.build import build_app
+from averos_ci.preview.procs import start, stop, wait_port
+from tests.scenarios.angular import browser
+from tests.scenarios.angular.browser import LOGIN_JS, drive, free_port
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
 DATA = Path(__file__).parent / "data"
-CHROMIUM = os.environ.get("AVEROS_CI_CHROMIUM", "/usr/bin/chromium")
+browser_tools = browser.browser_tools  # the shared fixture
 BOOK = {"Name": "dune", "Title": "Dune", "Author": "Frank Herbert", "Pages": "412"}
-
-
-@pytest.fixture(scope="module")
-def browser_tools(angular_template: Path, angular_cache_dir: Path) -> Path:
-    missing = [t for t in ("node", "npm") if shutil.which(t) is None]
-    if not Path(CHROMIUM).is_file():
-        missing.append(CHROMIUM)
-    if missing:
-        message = f"the browser test needs {', '.join(missing)} (.ci/run installs them)"
-        unavailable(message)
-    return ensure_tools(angular_cache_dir)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_port(port: int, proc: subprocess.Popen[str], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"json-server exited ({proc.returncode}):\n{log.read_text()}")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    pytest.fail(f"json-server did not listen on {port}:\n{log.read_text()}")
-
-
-class _SpaHandler(http.server.SimpleHTTPRequestHandler):
-    """The built app; unknown paths get index.html (Angular routes are client-side)."""
-
-    def send_head(self) -> Any:
-        if not Path(self.translate_path(self.path.split("?")[0])).exists():
-            self.path = "/index.html"
-        return super().send_head()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture
@@ -86,13 +41,8 @@ def spa(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     """(directory served, its URL); the directory is filled by the build."""
     root = tmp_path / "served"
     root.mkdir()
-    handler = functools.partial(_SpaHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield root, f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serve_spa(root) as url:
+        yield root, url.rstrip("/")
 
 
 def _write_manifest(source: Path, dest: Path, api_port: int) -> None:
@@ -113,48 +63,9 @@ def _apply(project: Path, manifest: Path, api_port: int) -> None:
 
 
 def _build(ws: Path, cache: Path, served: Path) -> None:
-    proc = subprocess.run(
-        ["npx", "ng", "build", "--configuration", "development"],
-        cwd=ws,
-        env={**os.environ, "NG_CLI_ANALYTICS": "false", "npm_config_cache": str(cache / "npm")},
-        capture_output=True,
-        text=True,
-        timeout=1200,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    [dist] = [p for p in (ws / "dist").iterdir() if (p / "index.html").is_file()]
+    built = build_app(ws, npx="npx", cache=cache, log=ws.parent / "build.log")
     shutil.rmtree(served)
-    shutil.copytree(dist, served)
-
-
-def _drive(tools: Path, shots: Path, scenario: dict[str, Any]) -> dict[str, Any]:
-    shots.mkdir(parents=True, exist_ok=True)
-    spec = shots / "scenario.json"
-    spec.write_text(json.dumps({"shots": str(shots), "chromium": CHROMIUM, **scenario}))
-    proc = subprocess.run(
-        ["node", str(BROWSER_DIR / "drive.js"), str(spec)],
-        env={
-            **os.environ,
-            "NODE_PATH": str(tools / "node_modules"),
-            # Chromium keeps a crash/cache dir under $HOME whatever --user-data-dir says
-            "HOME": str(shots),
-            "XDG_CONFIG_HOME": str(shots / ".config"),
-            "XDG_CACHE_HOME": str(shots / ".cache"),
-        },
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    try:
-        result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    except (IndexError, ValueError):
-        pytest.fail(f"drive.js printed no result ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
-    assert result["ok"], (
-        f"{result.get('error')}\nat {result.get('url')}\nscreenshots: {result.get('shots')}"
-    )
-    return result
+    shutil.copytree(built, served)
 
 
 def _books(db: Path) -> list[dict[str, Any]]:
@@ -169,7 +80,7 @@ def test_generated_app_in_a_browser_against_its_json_server(
     tmp_path: Path,
 ) -> None:
     served, base_url = spa
-    api_port = _free_port()
+    api_port = free_port()
     project = tmp_path / "project"
     project.mkdir()
     config = {
@@ -194,26 +105,14 @@ def test_generated_app_in_a_browser_against_its_json_server(
     db = backend / "db.json"
     db.write_text('{"books": []}\n')
     log = backend / "json-server.log"
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [
-                str(browser_tools / "node_modules" / ".bin" / "json-server"),
-                str(db),
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(api_port),
-                "--middlewares",
-                str(BROWSER_DIR / "login.js"),
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
+    json_server = browser_tools / "node_modules" / ".bin" / "json-server"
+    options = ["--host", "127.0.0.1", "--port", str(api_port), "--middlewares", str(LOGIN_JS)]
+    server = start([str(json_server), str(db), *options], cwd=backend, log=log)
     try:
-        _wait_port(api_port, server, log)
+        if not wait_port(api_port, server, deadline=time.monotonic() + 60):
+            pytest.fail(f"json-server did not listen on {api_port}:\n{log.read_text()}")
         fields = [{"label": k, "value": v} for k, v in BOOK.items()]
-        result = _drive(
+        result = drive(
             browser_tools,
             tmp_path / "shots-v1",
             {
@@ -244,7 +143,7 @@ def test_generated_app_in_a_browser_against_its_json_server(
         _apply(project, DATA / "library.v2.manifest.yaml", api_port)
         assert "isbn!: string;" in (ws / "src/app/model/book.ts").read_text()
         _build(ws, angular_env, served)
-        result = _drive(
+        result = drive(
             browser_tools,
             tmp_path / "shots-v2",
             {
@@ -266,5 +165,4 @@ def test_generated_app_in_a_browser_against_its_json_server(
         assert [b["title"] for b in books] == ["Dune", "Ficciones"], result["shots"]
         assert books[1]["isbn"] == "978-0-8021-3030-4", result["shots"]
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop(server)

@@ -11,12 +11,7 @@ of the page goes to ``locahost`` (the host Averos's ``ng add`` misspells).
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
-import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 from ruamel.yaml import YAML
@@ -26,31 +21,15 @@ from averos_ci.execute import apply
 from averos_ci.preview import read_app, serve_spa
 from averos_ci.preview.backend import plan_servers, run_backend
 from averos_ci.preview.build import build_app
-from tests.browser.tools import HERE as BROWSER_DIR
-from tests.browser.tools import ensure_tools
-from tests.conftest import REPO_ROOT, unavailable
+from tests.conftest import REPO_ROOT
+from tests.scenarios.angular import browser
+from tests.scenarios.angular.browser import drive, free_port
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
 EXAMPLE = REPO_ROOT / "examples" / "todoapp" / "todoapp.manifest.yaml"
-CHROMIUM = os.environ.get("AVEROS_CI_CHROMIUM", "/usr/bin/chromium")
+browser_tools = browser.browser_tools  # the shared fixture
 GUARD = "canActivate: [AuthenticationGuard]"
-
-
-@pytest.fixture(scope="module")
-def browser_tools(angular_template: Path, angular_cache_dir: Path) -> Path:
-    missing = [t for t in ("node", "npm", "npx") if shutil.which(t) is None]
-    if not Path(CHROMIUM).is_file():
-        missing.append(CHROMIUM)
-    if missing:
-        unavailable(f"the browser test needs {', '.join(missing)} (.ci/run installs them)")
-    return ensure_tools(angular_cache_dir)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _project(tmp_path: Path, api_port: int) -> Path:
@@ -77,39 +56,10 @@ def _project(tmp_path: Path, api_port: int) -> Path:
     return project
 
 
-def _drive(tools: Path, shots: Path, scenario: dict[str, Any]) -> dict[str, Any]:
-    shots.mkdir(parents=True, exist_ok=True)
-    spec = shots / "scenario.json"
-    spec.write_text(json.dumps({"shots": str(shots), "chromium": CHROMIUM, **scenario}))
-    proc = subprocess.run(
-        ["node", str(BROWSER_DIR / "drive.js"), str(spec)],
-        env={
-            **os.environ,
-            "NODE_PATH": str(tools / "node_modules"),
-            "HOME": str(shots),
-            "XDG_CONFIG_HOME": str(shots / ".config"),
-            "XDG_CACHE_HOME": str(shots / ".cache"),
-        },
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    try:
-        result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    except (IndexError, ValueError):
-        pytest.fail(f"drive.js printed no result ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
-    assert result["ok"], (
-        f"{result.get('error')}\nat {result.get('url')}\nbackend: {result.get('backend')}\n"
-        f"screenshots: {result.get('shots')}"
-    )
-    return result
-
-
 def test_todo_example_opens_without_login_and_saves_a_task(
     browser_tools: Path, angular_env: Path, tmp_path: Path
 ) -> None:
-    api_port = _free_port()
+    api_port = free_port()
     project = _project(tmp_path, api_port)
     outcome = apply(load_config(project / "averos.config.json"))
     assert outcome.summary.success, outcome.summary.failures
@@ -130,7 +80,7 @@ def test_todo_example_opens_without_login_and_saves_a_task(
         run_backend(servers, folder=tmp_path / "backend", tools=browser_tools, node="node") as be,
         serve_spa(served) as url,
     ):
-        result = _drive(
+        result = drive(
             browser_tools,
             tmp_path / "shots",
             {

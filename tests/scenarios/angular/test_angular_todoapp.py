@@ -12,8 +12,6 @@ generation) and merges the result into the workspace.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -25,47 +23,27 @@ import pytest
 from averos_ci.config import load_config
 from averos_ci.execute import apply
 from averos_ci.execute.adapters.angular.testing import tree_digest
+from tests.scenarios.angular import applied
+from tests.scenarios.angular.applied import TODO as EXAMPLE
+from tests.scenarios.angular.applied import ApplyProject, ng_build
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
-REPO = Path(__file__).resolve().parents[3]
-EXAMPLE = REPO / "examples" / "todoapp" / "todoapp.manifest.yaml"
 V2 = Path(__file__).parent / "data" / "todoapp.v2.manifest.yaml"
+applied_project = applied.applied_project  # the session's applied projects (a fixture)
 CLI = [sys.executable, "-c", "from averos_ci.cli import main; main()"]
 
 
 def make_project(base: Path, manifest: Path = EXAMPLE) -> Path:
-    base.mkdir(parents=True)
-    shutil.copy(manifest, base / "todoapp.manifest.yaml")
-    config = {
-        "mode": "strict",
-        "workspaceRoot": "workspace",
-        "manifestPath": "todoapp.manifest.yaml",
-        "logsDir": ".averos/logs",
-        "statePath": ".averos/state.json",
-        "checkpointPath": ".averos/checkpoints.json",
-        "adapter": "angular-schematics",
-        "adapterOptions": {"templateCache": True},
-    }
-    (base / "averos.config.json").write_text(json.dumps(config, indent=2))
-    return base
+    return applied.make_project(base, manifest)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def applied_v1(
-    angular_template: Path, angular_cache_dir: Path, tmp_path_factory: pytest.TempPathFactory
+    applied_project: ApplyProject, angular_env: Path, tmp_path: Path
 ) -> tuple[Path, dict[str, str]]:
-    """One uninterrupted run of the example: the reference workspace."""
-    project = make_project(tmp_path_factory.mktemp("todo") / "project")
-    old = os.environ.get("AVEROS_CI_CACHE_DIR")
-    os.environ["AVEROS_CI_CACHE_DIR"] = str(angular_cache_dir)
-    try:
-        outcome = apply(load_config(project / "averos.config.json"))
-    finally:
-        if old is None:
-            del os.environ["AVEROS_CI_CACHE_DIR"]
-    assert outcome.summary.success, outcome.summary.failures
-    assert outcome.summary.succeeded == len(outcome.plan.executable_nodes())
+    """A copy of one uninterrupted run of the example (once per session): the reference."""
+    project = applied_project(EXAMPLE, tmp_path / "v1")
     return project, tree_digest(project / "workspace")
 
 
@@ -93,20 +71,7 @@ def test_generated_app(applied_v1: tuple[Path, dict[str, str]]) -> None:
 
 def test_generated_app_compiles(applied_v1: tuple[Path, dict[str, str]], angular_env: Path) -> None:
     ws = applied_v1[0] / "workspace"
-    proc = subprocess.run(
-        ["npx", "ng", "build", "--configuration", "development"],
-        cwd=ws,
-        env={
-            **os.environ,
-            "NG_CLI_ANALYTICS": "false",
-            "npm_config_cache": str(angular_env / "npm"),
-        },
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    ng_build(ws, angular_env)
     assert (ws / "dist").is_dir()
 
 
@@ -157,26 +122,50 @@ def test_second_manifest_is_merged_and_keeps_user_edits(
     component.write_text(component.read_text() + "\n<!-- my own footer -->\n")
     (ws / "src/app/custom").mkdir()
     (ws / "src/app/custom/helper.ts").write_text("export const answer = 42;\n")
-    # v2 without its CreateToDoArea use case: ToDoAreaCRUD already generates that page, and a
-    # clean generation of both fails in Averos 1.4.1 (advanced-crud: "A merge conflicted on
-    # path .../create-to-do-area.component.html") — a conflict of the plan under regeneration
-    create_area = "  - name: CreateToDoArea\n    ename: ToDoArea\n    useCaseType: Create_Entity\n"
-    v2 = V2.read_text()
-    assert create_area in v2
-    (project / "todoapp.manifest.yaml").write_text(v2.replace(create_area, ""))
+    # v2 also adds CreateToDoArea, a Create_Entity use case whose page ToDoAreaCRUD generates
+    (project / "todoapp.manifest.yaml").write_text(V2.read_text())
 
     outcome = apply(load_config(project / "averos.config.json"))
 
     assert outcome.summary.success, outcome.summary.failures
     ran = {n.id for n in outcome.plan.executable_nodes()}
-    assert ran == {"simple-field:ToDoTask:priority", "translation-entry:fr:todotask.priority"}
+    assert ran == {
+        "simple-field:ToDoTask:priority",
+        "translation-entry:fr:todotask.priority",
+        "use-case:CreateToDoArea",
+    }
     # the plan lists the new elements; the code is the merge of two clean generations, so the
     # new member has the manifest's type (a schematic run on the existing file wrote `string`)
     assert "    priority!: number;" in (ws / "src/app/model/to-do-task.ts").read_text()
+    routing = (ws / "src/app/app-routing.module.ts").read_text()
+    assert routing.count("{ path: 'todoareas/create', component: CreateToDoAreaComponent}") == 1
+    assert routing.count("{ path: 'todoareas/search', component: SearchToDoAreaComponent}") == 1
     fr = json.loads((ws / "src/assets/i18n/fr.json").read_text())
     assert fr["todotask.priority"] == "Priorité"
     assert component.read_text().endswith("<!-- my own footer -->\n")
     assert (ws / "src/app/custom/helper.ts").read_text() == "export const answer = 42;\n"
+
+
+def test_a_crud_and_a_create_use_case_of_one_entity_generate_from_nothing_and_build(
+    applied_project: ApplyProject, angular_env: Path, tmp_path: Path
+) -> None:
+    """Averos 1.4.1's advanced-crud fails on a page a Create_Entity use case of the same name
+    generated before it ("A merge conflicted on path .../create-to-do-area.component.html"):
+    the adapter runs only the part of the CRUD still missing (mapping._crud_remaining)."""
+    v2 = V2.read_text()
+    create = v2.index(
+        "  - name: CreateToDoArea\n    ename: ToDoArea\n    useCaseType: Create_Entity"
+    )
+    assert v2.index("  - name: ToDoAreaCRUD\n    ename: ToDoArea\n    useCaseType: CRUD") < create
+    project = applied_project(V2, tmp_path / "v2")  # asserts the run succeeded
+    ws = project / "workspace"
+    routing = (ws / "src/app/app-routing.module.ts").read_text()
+    for page in ("create", "search"):
+        assert routing.count(f"{{ path: 'todoareas/{page}', component: ") == 1, page
+    menu = json.loads((ws / "src/assets/menu/menu.default.json").read_text())
+    [area] = [m for m in menu["sideMenu"] if m["displayName"] == "ToDoArea"]
+    assert [c["route"] for c in area["children"]] == ["/todoareas/create", "/todoareas/search"]
+    ng_build(ws, angular_env)
 
 
 def test_dry_run_of_a_new_app_writes_nothing(

@@ -64,9 +64,11 @@ def run_schematic(
         return ExecutionFailure(code="SCHEMATIC_FAILED", message=message)
     options = op.options(args)
     _log(context, f"$ {opts.collection}:{op.schematic} {json.dumps(options, sort_keys=True)}")
+    schematic = op.schematic
     try:
         files = _files(adapter, context, root)
         present = op.present is not None and op.present(files, args)
+        remaining = None if present or op.remaining is None else op.remaining(files, args)
     except DriverError as exc:
         adapter.kill_driver()
         return ExecutionFailure(
@@ -77,16 +79,19 @@ def run_schematic(
             code="UNSUPPORTED",
             message=f"{node.id} exists; {opts.collection}:{op.schematic} cannot update it",
         )
+    if remaining is not None:
+        schematic, options = remaining
+        _log(context, f"partly present: only {opts.collection}:{schematic} {json.dumps(options)}")
     if present:
         _log(context, f"already present in {root}: {op.schematic} not re-run (idempotent)")
         mutation = RuntimeMutation()
     elif opts.runner is Runner.PER_PROCESS:
-        outcome = _per_process(adapter, context, op.schematic, options, root)
+        outcome = _per_process(adapter, context, schematic, options, root)
         if isinstance(outcome, ExecutionFailure):
             return outcome
         mutation = outcome
     else:
-        outcome = _batched(adapter, context, op.schematic, options, root)
+        outcome = _batched(adapter, context, schematic, options, root)
         if isinstance(outcome, ExecutionFailure):
             return outcome
         mutation = outcome

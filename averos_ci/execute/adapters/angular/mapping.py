@@ -16,7 +16,7 @@ from typing import Any
 
 from . import authentication, edits, runtime_config
 from .files import Files, exists, source_root
-from .strings import camelize, dasherize
+from .strings import camelize, classify, dasherize
 
 Args = Mapping[str, Any]
 Options = dict[str, Any]
@@ -66,6 +66,8 @@ class Schematic:
     present: Callable[[Files, Args], bool] | None = None  # None: the schematic is idempotent
     post_edit: edits.Edit | None = None
     check: Callable[[Args], str | None] | None = None  # a reason the collection cannot do it
+    # A composite schematic whose parts are partly present: the one part left to run alone.
+    remaining: Callable[[Files, Args], tuple[str, Options] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,26 @@ def _composite_check(a: Args) -> str | None:
             f"fieldRelationType) and has no option to name it {wanted!r}"
         )
     return None
+
+
+def _crud_remaining(files: Files, a: Args) -> tuple[str, Options] | None:
+    """advanced-crud chains create-entity-uc ``Create<E>`` and search-entity-uc ``Search<E>``
+    (after averos-entity when the model is missing). When a Create_Entity or Search_Entity use
+    case of the same name already generated one of them, advanced-crud fails in Averos 1.4.1
+    ("A merge conflicted on path .../create-<e>.component.html"): the rest of its chain is run
+    alone, as the node-by-node path kept the CRUD's page and skipped the single use case."""
+    ename = str(a["ename"])
+    if not exists(files, _entity_file(files, ename)):
+        return None
+    missing = [
+        verb
+        for verb in ("Create", "Search")
+        if not _component(files, dasherize(ename), f"{verb}{classify(ename)}")
+    ]
+    if len(missing) != 1:
+        return None  # none present: the whole chain; all present: `present` skips the node
+    verb = missing[0]
+    return f"{verb.lower()}-entity-uc", {"name": f"{verb}{classify(ename)}", "ename": ename}
 
 
 OPERATIONS: dict[str, Operation] = {
@@ -139,6 +161,7 @@ OPERATIONS: dict[str, Operation] = {
             for verb in ("Create", "Search")
         ),
         post_edit=authentication.open_routes,
+        remaining=_crud_remaining,
     ),
     "create-entity-uc": Schematic(
         "create-entity-uc",

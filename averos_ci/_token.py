@@ -8,7 +8,10 @@ schematic an apply runs. So when the token arrives in the environment (the compo
 process without it and hands the token over through a pipe, before any thread or child exists.
 The optional state key (``AVEROS_CI_STATE_KEY``, the action's ``state-key`` input; it
 authenticates progress on the state branch, :mod:`averos_ci.statebranch.seal`) is handled the same
-way: a child that could read it could forge progress.
+way: a child that could read it could forge progress. So is the optional push token
+(``AVEROS_CI_PUSH_TOKEN``, the action's ``push-token`` input): a GitHub App's installation
+token that the default branch's ruleset lets through, used only to push the generated commit
+there (:mod:`averos_ci.github.commit_back`).
 The action ``exec``\\ s averos-ci, so its shell step is not left behind as an ancestor holding it.
 
 The re-executed interpreter never has the working directory on its import path (``-P``;
@@ -28,11 +31,13 @@ from averos_ci import _secrets
 
 TOKEN_VARS = ("GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN")
 KEY_VARS = ("AVEROS_CI_STATE_KEY", "INPUT_STATE-KEY", "INPUT_STATE_KEY")
+PUSH_VARS = ("AVEROS_CI_PUSH_TOKEN", "INPUT_PUSH-TOKEN", "INPUT_PUSH_TOKEN")
 FD_VAR = "AVEROS_CI_TOKEN_FD"  # the read end of the pipe the secrets arrive through
-MAX_SECRET = 16_384  # both secrets together stay far below a pipe's buffer: never blocks
+MAX_SECRET = 16_384  # the secrets together stay far below a pipe's buffer: never blocks
 
 _token: str | None = None
 _key: str | None = None
+_push: str | None = None
 
 
 def take(
@@ -50,6 +55,11 @@ def take_key(environ: MutableMapping[str, str] | None = None) -> str | None:
     return take(environ, KEY_VARS)
 
 
+def take_push(environ: MutableMapping[str, str] | None = None) -> str | None:
+    """:func:`take` for the push token."""
+    return take(environ, PUSH_VARS)
+
+
 def current() -> str | None:
     """The token :func:`isolate` took for this process."""
     return _token
@@ -60,28 +70,34 @@ def current_key() -> str | None:
     return _key
 
 
+def current_push() -> str | None:
+    """The push token :func:`isolate` took for this process."""
+    return _push
+
+
 def isolate(argv: Sequence[str]) -> None:
     """Call first thing in ``main``: take the secrets over from a re-executed parent, or take
     them out of the environment and, if one was in the *initial* environment, re-execute
     ``python -P -m averos_ci argv`` without them (Linux; elsewhere there is no ``/proc`` to read
     them from)."""
-    global _token, _key
+    global _token, _key, _push
     fd = os.environ.pop(FD_VAR, None)
     if fd is not None:
-        _token, _key = _read_fd(fd)
+        _token, _key, _push = _read_fd(fd)
         take()  # a variable set again by a wrapper: not in *our* initial environment
         take_key()
-        _secrets.register(_token, _key)  # scrubbed from logs in every form
+        take_push()
+        _secrets.register(_token, _key, _push)  # scrubbed from logs in every form
         return
-    _token, _key = take(), take_key()
-    _secrets.register(_token, _key)
-    secrets = [s for s in (_token, _key) if s]
+    _token, _key, _push = take(), take_key(), take_push()
+    _secrets.register(_token, _key, _push)
+    secrets = [s for s in (_token, _key, _push) if s]
     if not secrets or not sys.platform.startswith("linux"):
         return
     if any(_initial_environ_holds(s) for s in secrets):
-        payload = json.dumps({"token": _token, "stateKey": _key}).encode()
+        payload = json.dumps({"token": _token, "stateKey": _key, "pushToken": _push}).encode()
         if len(payload) > MAX_SECRET:
-            raise SystemExit("averos-ci: the token or state key is too long")
+            raise SystemExit("averos-ci: the token, state key or push token is too long")
         read, write = os.pipe()
         os.write(write, payload)
         os.close(write)
@@ -115,7 +131,7 @@ def _initial_environ_holds(token: str) -> bool:
         return True  # cannot tell: assume it does
 
 
-def _read_fd(fd: str) -> tuple[str | None, str | None]:
+def _read_fd(fd: str) -> tuple[str | None, str | None, str | None]:
     try:
         number = int(fd)
         chunks = []
@@ -124,7 +140,7 @@ def _read_fd(fd: str) -> tuple[str | None, str | None]:
         os.close(number)
         data = json.loads(b"".join(chunks))
     except (ValueError, OSError):
-        return None, None
+        return None, None, None
     if not isinstance(data, dict):
-        return None, None
-    return data.get("token") or None, data.get("stateKey") or None
+        return None, None, None
+    return data.get("token") or None, data.get("stateKey") or None, data.get("pushToken") or None

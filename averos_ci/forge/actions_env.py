@@ -12,7 +12,15 @@ from pathlib import Path
 
 from averos_ci._actions import add_mask
 from averos_ci._actions import annotate as annotate
-from averos_ci._token import KEY_VARS, TOKEN_VARS, current_key, take_key
+from averos_ci._token import (
+    KEY_VARS,
+    PUSH_VARS,
+    TOKEN_VARS,
+    current_key,
+    current_push,
+    take_key,
+    take_push,
+)
 from averos_ci._token import current as current_token
 from averos_ci._token import take as take_token
 from averos_ci.errors import InputError
@@ -31,6 +39,8 @@ class ActionsEnv:
     step_summary: Path | None = None
     token: str | None = field(default=None, repr=False)
     state_key: str | None = field(default=None, repr=False)  # authenticates state-branch progress
+    # only for pushing the generated commit to the default branch (an App the ruleset bypasses)
+    push_token: str | None = field(default=None, repr=False)
     run_id: str | None = None
     run_attempt: str | None = None
     workspace: Path | None = None
@@ -64,9 +74,11 @@ class ActionsEnv:
         if environ is None:  # out of the process environment, into memory only
             token = take_token() or current_token()
             state_key = take_key() or current_key()
+            push_token = take_push() or current_push()
         else:
             token = next((env[k] for k in TOKEN_VARS if env.get(k)), None)
             state_key = next((env[k] for k in KEY_VARS if env.get(k)), None)
+            push_token = next((env[k] for k in PUSH_VARS if env.get(k)), None)
         return cls(
             event_name=env["GITHUB_EVENT_NAME"],
             event_path=Path(env["GITHUB_EVENT_PATH"]),
@@ -79,6 +91,7 @@ class ActionsEnv:
             step_summary=path("GITHUB_STEP_SUMMARY"),
             token=token,
             state_key=state_key,
+            push_token=push_token,
             run_id=env.get("GITHUB_RUN_ID") or None,
             run_attempt=env.get("GITHUB_RUN_ATTEMPT") or None,
             workspace=path("GITHUB_WORKSPACE"),
@@ -86,8 +99,8 @@ class ActionsEnv:
         )
 
     def mask_token(self) -> None:
-        """Ask the runner to mask the token (and the state key) in every later log line."""
-        for secret in (self.token, self.state_key):
+        """Ask the runner to mask the tokens (and the state key) in every later log line."""
+        for secret in (self.token, self.state_key, self.push_token):
             if secret and self.under_actions:
                 add_mask(secret)
         sys.stdout.flush()

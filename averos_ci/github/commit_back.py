@@ -2,8 +2,12 @@
 the state where it now lives.
 
 - ``default-branch`` (default): commit the generated files back to the default branch
-  (``[skip ci]``, never forced). When the branch refuses the push (protection rules, a
-  hook), push them to ``averos/apply-<planHash12>`` and open a pull request instead; the
+  (``[skip ci]``, never forced), with the push token when the job has one (``push-token``:
+  a GitHub App's installation token the default branch's ruleset lets through — the commit
+  holds exactly the approved patch, so no approval is bypassed; see
+  docs/how-to/protected-branches.md), else with ``GITHUB_TOKEN``. Comments, statuses and the
+  state branch always use ``GITHUB_TOKEN``. When the branch refuses the push (protection
+  rules, a hook), push them to ``averos/apply-<planHash12>`` and open a pull request instead; the
   next apply builds on them only once it is merged (until then drift says so). That branch
   is reused only when it holds exactly this change (parent: the merge; the same tree);
   anything else there (a write user can push it first) is left alone, and the commit goes
@@ -26,7 +30,7 @@ from averos_ci.review.markdown import code
 from averos_ci.state.model import PullRequestLocation
 from averos_ci.statebranch.keep import Kept, commit_message, land_on_branch, push_files
 from averos_ci.statebranch.landing import Backoff
-from averos_ci.statebranch.state_branch import GitError
+from averos_ci.statebranch.state_branch import GitError, StateBranch
 
 PR_BRANCH_PREFIX = "averos/apply-"
 
@@ -50,9 +54,20 @@ def keep_workspace(
         note = f" Workspace changes committed to {code(branch)}." if pushed else ""
         return Kept(note, recorded=False)
     try:
-        pushed = _push(ctx, default, sha, changes, plan)
+        pushed = _push(ctx, default, sha, changes, plan, token=ctx.env.push_token)
     except GitError as exc:  # refused: a protected branch or a hook
-        annotate("notice", f"{default} refused the generated files ({exc.message}): opening a PR")
+        if ctx.env.push_token:
+            annotate(
+                "warning",
+                f"{default} refused the generated files pushed with the push token "
+                f"({exc.message}): opening a PR. Is the App in the bypass list of "
+                f"{default}'s ruleset, with Contents write? (`averos-ci doctor` checks it; "
+                "docs/how-to/protected-branches.md)",
+            )
+        else:
+            annotate(
+                "notice", f"{default} refused the generated files ({exc.message}): opening a PR"
+            )
         return _pull_request(ctx, default, sha, changes, plan)
     if pushed is None:
         annotate("warning", f"could not push the generated workspace to {default}")
@@ -63,10 +78,27 @@ def keep_workspace(
 
 
 def _push(
-    ctx: FlowContext, branch: str, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
+    ctx: FlowContext,
+    branch: str,
+    sha: str,
+    changes: dict[str, Path | None],
+    plan: ExecutionPlan,
+    *,
+    token: str | None = None,
 ) -> str | None:
+    """Push the generated commit to ``branch``: with ``token`` (the push token) if given, else
+    with the job's ``GITHUB_TOKEN``."""
     backoff = Backoff.from_settings(ctx.settings)
-    return push_files(ctx.branch(branch), sha=sha, changes=changes, plan=plan, backoff=backoff)
+    target = ctx.branch(branch)
+    if token:
+        target = StateBranch(
+            ctx.repo_root,
+            remote=ctx.settings.remote,
+            branch=branch,
+            token=token,
+            server_url=ctx.env.server_url,
+        )
+    return push_files(target, sha=sha, changes=changes, plan=plan, backoff=backoff)
 
 
 def _pull_request(

@@ -6,6 +6,8 @@ ENVIRONMENT = "averos-apply"
 STATE_KEY_SECRET = "AVEROS_STATE_KEY"
 STATE_BRANCH = "averos-state"
 STATUS_CONTEXT = "averos-ci/plan"
+APP_CLIENT_ID_SECRET = "AVEROS_APP_CLIENT_ID"  # the App that pushes the generated commit
+APP_KEY_SECRET = "AVEROS_APP_PRIVATE_KEY"
 
 
 def settings_checklist(*, branch: str) -> tuple[str, ...]:
@@ -23,5 +25,12 @@ def settings_checklist(*, branch: str) -> tuple[str, ...]:
         f"the status check '{STATUS_CONTEXT}'",
         f"the same for '{STATE_BRANCH}' but only block deletion and force pushes (averos-ci "
         "pushes state commits to it directly: no pull request or status check rule there)",
+        "so that the generated application lands on the protected "
+        f"'{branch}' with no extra pull request: create a GitHub App with the repository "
+        "permission 'Contents: Read and write' only, install it on this repository, add it to "
+        f"the bypass list of '{branch}''s ruleset (mode 'Always'), and in the "
+        f"'{ENVIRONMENT}' environment add the secrets '{APP_CLIENT_ID_SECRET}' (its Client "
+        f"ID) and '{APP_KEY_SECRET}' (its private key); see "
+        "docs/how-to/protected-branches.md",
         "then check it all: GITHUB_TOKEN=<a token with admin read> averos-ci doctor",
     )

@@ -80,7 +80,7 @@ def _rules(api: SettingsReader, branch: str) -> tuple[set[str], bool, set[str]] 
     return contexts, "pull_request" in types, types
 
 
-def _classic(api: SettingsReader, branch: str) -> dict[str, Any] | Hidden | None:
+def classic_protection(api: SettingsReader, branch: str) -> dict[str, Any] | Hidden | None:
     """Classic branch protection; ``None`` when the branch has none (or does not exist yet)."""
     reply = api.branch_protection(branch)
     if isinstance(reply, Hidden):
@@ -93,7 +93,7 @@ def _classic(api: SettingsReader, branch: str) -> dict[str, Any] | Hidden | None
 def default_branch_rules(api: SettingsReader, setup: Setup) -> Check:
     want = f"a pull request and the status check '{setup.status_context}' on '{setup.branch}'"
     fix = f"{RULES_SETTINGS}: require {want}"
-    rules, classic = _rules(api, setup.branch), _classic(api, setup.branch)
+    rules, classic = _rules(api, setup.branch), classic_protection(api, setup.branch)
     found: list[tuple[set[str], bool]] = []
     if not isinstance(rules, Hidden):
         found.append((rules[0], rules[1]))
@@ -116,7 +116,7 @@ def state_branch_rules(api: SettingsReader, setup: Setup) -> Check:
         f"{RULES_SETTINGS}: on '{branch}' block deletion and force pushes only (no pull "
         "request, status check or push restriction: averos-ci pushes state commits directly)"
     )
-    rules, classic = _rules(api, branch), _classic(api, branch)
+    rules, classic = _rules(api, branch), classic_protection(api, branch)
     if isinstance(rules, Hidden):
         return hidden("state-branch", rules, fix)
     blocking = rules[2] & {"pull_request", "required_status_checks", "update", "creation"}

@@ -14,6 +14,7 @@ from averos_ci.errors import InputError
 from averos_ci.forge.api import GitHubClient
 from averos_ci.forge.settings import load_settings
 from averos_ci.onboard import checks
+from averos_ci.onboard.bypass import app_bypass
 from averos_ci.onboard.checks import Check, Setup, Status
 from averos_ci.onboard.repo import default_branch, origin_slug, repository_root
 from averos_ci.onboard.settings_api import SettingsReader
@@ -22,6 +23,7 @@ FORMAT_VERSION = 1
 API_CHECKS = (
     checks.workflow_permissions,
     checks.default_branch_rules,
+    app_bypass,
     checks.state_branch_rules,
     checks.apply_environment,
     checks.state_key_secret,

@@ -65,6 +65,9 @@ class SettingsReader:
     def branch_rules(self, branch: str) -> Read | Hidden:
         return self.get(f"/rules/branches/{_seg(branch)}?per_page=100")
 
+    def ruleset(self, ruleset_id: int) -> Read | Hidden:
+        return self.get(f"/rulesets/{ruleset_id}")
+
     def environment(self, name: str) -> Read | Hidden:
         return self.get(f"/environments/{_seg(name)}")
 

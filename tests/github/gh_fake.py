@@ -18,6 +18,11 @@ Endpoints (https://docs.github.com/en/rest, API version 2022-11-28):
   GET  /repos/{o}/{r}/commits/{sha}/statuses              (Link pagination)
   GET  /repos/{o}/{r}/commits/{sha}/pulls
   POST /repos/{o}/{r}/pulls                               {"title","head","base","body"} -> 201
+
+Branch protection of the default branch (``protection``, off unless set): the merge button
+(:meth:`FakeGitHub.check_mergeable`) wants the required status contexts ``success`` on the
+head and approving reviews by people other than the author; a new head dismisses the
+approvals given on an older one ("dismiss stale pull request approvals").
 """
 
 from __future__ import annotations
@@ -52,6 +57,19 @@ _LEGACY = {
 }
 
 
+class MergeRefused(Exception):
+    """The branch protection refuses the merge (what GitHub's merge box says)."""
+
+
+@dataclass(frozen=True)
+class Protection:
+    """The default branch's rules the merge box enforces."""
+
+    required_contexts: tuple[str, ...] = ("averos-ci/plan",)
+    required_approvals: int = 1
+    dismiss_stale: bool = True
+
+
 @dataclass
 class Recorded:
     method: str
@@ -82,6 +100,7 @@ class FakeGitHub:
     # branch name -> its sha on the origin (set by the world): POST /pulls needs the head
     branch_sha: Callable[[str], str | None] | None = None
     created_pulls: list[int] = field(default_factory=list)
+    protection: Protection | None = None  # the default branch's protection (merge box)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1000))
     _clock: datetime = field(default_factory=lambda: datetime(2026, 1, 1, tzinfo=UTC))
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -130,6 +149,10 @@ class FakeGitHub:
         """A new head commit, authored by ``by`` (default: the PR's author)."""
         pr = self.pulls[number]
         pr["head"]["sha"] = sha
+        if self.protection is not None and self.protection.dismiss_stale:
+            for review in self.reviews.get(number, []):
+                if review["state"] == "APPROVED" and review["commit_id"] != sha:
+                    review["state"] = "DISMISSED"
         author = by or pr["user"]["login"]
         self.pull_commits.setdefault(number, []).append(
             self.commit_item(sha, author=author, committer=committer or author)
@@ -165,6 +188,29 @@ class FakeGitHub:
             "committer": _simple_user(committer) if committer else None,
             "parents": [],
         }
+
+    def check_mergeable(self, number: int) -> None:
+        """The merge box under :attr:`protection`: raises :class:`MergeRefused` with its
+        reason (nothing when the branch is not protected)."""
+        rules, pr = self.protection, self.pulls[number]
+        if rules is None:
+            return
+        head, author = pr["head"]["sha"], pr["user"]["login"]
+        for context in rules.required_contexts:
+            status = self.context_status(head, context)
+            if status is None or status["state"] != "success":
+                state = status["state"] if status else "expected"
+                raise MergeRefused(f"required status check {context!r} is {state} on {head}")
+        approvers = {
+            r["user"]["login"]
+            for r in self.reviews.get(number, [])
+            if r["state"] == "APPROVED" and r["commit_id"] == head and r["user"]["login"] != author
+        }
+        if len(approvers) < rules.required_approvals:
+            raise MergeRefused(
+                f"{rules.required_approvals} approving review(s) required on {head}, "
+                f"{len(approvers)} given"
+            )
 
     def merge(self, number: int, merge_sha: str) -> None:
         pr = self.pulls[number]

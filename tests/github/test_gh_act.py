@@ -157,6 +157,7 @@ STANDIN_FOR = {
     "actions/setup-python": "setup-python",
     "actions/cache": "cache",
     "actions/upload-artifact": "upload-artifact",
+    "actions/create-github-app-token": "create-github-app-token",  # skipped without an App
 }
 USES = re.compile(r"uses:\s*([\w.-]+/[\w.-]+)@([\w.-]+)")
 SMALL_APP = one_entity_manifest("One entity, applied by the example workflow under act")

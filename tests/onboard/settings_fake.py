@@ -52,6 +52,31 @@ def status_rule(*contexts: str) -> dict[str, Any]:
     )
 
 
+def ruleset(ruleset_id: int = 7, *, bypass: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """A ruleset as GET …/rulesets/{id} returns it; ``bypass`` ``None``: the list is not
+    shown (a token without admin rights)."""
+    out: dict[str, Any] = {
+        "id": ruleset_id,
+        "name": "protect main",
+        "target": "branch",
+        "source_type": "Repository",
+        "source": REPO,
+        "enforcement": "active",
+        "conditions": {"ref_name": {"include": ["~DEFAULT_BRANCH"], "exclude": []}},
+        "rules": [{"type": "pull_request"}],
+        "node_id": f"RRS_{ruleset_id}",
+        "created_at": STAMP,
+        "updated_at": STAMP,
+    }
+    if bypass is not None:
+        out["bypass_actors"] = bypass
+    return out
+
+
+def app_actor(mode: str = "always") -> dict[str, Any]:
+    return {"actor_id": 123456, "actor_type": "Integration", "bypass_mode": mode}
+
+
 @dataclass
 class Settings:
     """What the repository's settings are; each field is one thing ``doctor`` checks."""
@@ -64,6 +89,7 @@ class Settings:
     environment_secrets: list[str] = field(default_factory=list)
     repository_secrets: list[str] = field(default_factory=list)
     scopes: str | None = "repo, workflow"  # X-OAuth-Scopes; None: no header (GITHUB_TOKEN)
+    rulesets: dict[int, dict[str, Any] | str] = field(default_factory=dict)  # or HIDDEN
 
 
 def environment(policy: dict[str, bool] | None) -> dict[str, Any]:
@@ -130,6 +156,11 @@ class SettingsFake:
             }
         if m := re.fullmatch(r"/rules/branches/(.+)", rest):
             return 200, s.rules.get(m.group(1), [])
+        if m := re.fullmatch(r"/rulesets/(\d+)", rest):
+            got = s.rulesets.get(int(m.group(1)))
+            if got == HIDDEN:
+                return _error(403, "Resource not accessible by integration")
+            return (200, got) if isinstance(got, dict) else _error(404, "Not Found")
         if m := re.fullmatch(r"/branches/(.+)/protection", rest):
             found = s.protection.get(m.group(1))
             if found == HIDDEN:

@@ -18,10 +18,12 @@ from tests.onboard.settings_fake import (
     TOKEN,
     Settings,
     SettingsFake,
+    app_actor,
     classic_protection,
     environment,
     pull_request_rule,
     rule,
+    ruleset,
     status_rule,
 )
 
@@ -38,6 +40,7 @@ def healthy() -> Settings:
         environment=environment(CUSTOM),
         branch_policies=["main"],
         environment_secrets=["AVEROS_STATE_KEY"],
+        rulesets={7: ruleset(bypass=[app_actor()])},
     )
 
 
@@ -58,7 +61,7 @@ def status_of(report: DoctorReport, check_id: str) -> Status:
 
 def test_a_healthy_setup_passes_every_check(setup_repo: Path, settings_fake: SettingsFake) -> None:
     report = run(setup_repo, settings_fake, healthy())
-    assert [c.status for c in report.checks] == [Status.PASS] * 7, report.to_text()
+    assert [c.status for c in report.checks] == [Status.PASS] * 8, report.to_text()
     assert report.exit_code() == 0
 
 
@@ -96,6 +99,33 @@ def test_default_branch_rules(setup_repo: Path, settings_fake: SettingsFake) -> 
         },
     )
     assert status_of(run(setup_repo, settings_fake, fixed), "default-branch") is Status.PASS
+
+
+def test_app_bypass(setup_repo: Path, settings_fake: SettingsFake) -> None:
+    broken = healthy()
+    broken.rulesets[7] = ruleset(bypass=[])  # nobody may push the generated commit
+    report = run(setup_repo, settings_fake, broken)
+    check = next(c for c in report.checks if c.id == "app-bypass")
+    assert check.status is Status.FAIL and "'protect main'" in check.detail
+    assert "Bypass list" in check.fix and "protected-branches.md" in check.fix
+    broken.rulesets[7] = ruleset(bypass=[app_actor("pull_request")])  # only when merging PRs
+    assert status_of(run(setup_repo, settings_fake, broken), "app-bypass") is Status.FAIL
+    broken.rulesets[7] = ruleset(bypass=None)  # the list is shown to admins only
+    check = next(c for c in run(setup_repo, settings_fake, broken).checks if c.id == "app-bypass")
+    assert check.status is Status.UNKNOWN and "verify by hand" in check.detail
+    broken.rulesets[7] = HIDDEN
+    check = next(c for c in run(setup_repo, settings_fake, broken).checks if c.id == "app-bypass")
+    assert check.status is Status.UNKNOWN and "cannot check (HTTP 403" in check.detail
+    classic = healthy()  # classic protection: no App gets through its required checks
+    classic.protection["main"] = classic_protection(
+        required_status_checks={"strict": False, "contexts": ["averos-ci/plan"], "checks": []}
+    )
+    check = next(c for c in run(setup_repo, settings_fake, classic).checks if c.id == "app-bypass")
+    assert check.status is Status.FAIL and "ruleset" in check.fix
+    fixed = run(setup_repo, settings_fake, healthy())
+    assert status_of(fixed, "app-bypass") is Status.PASS
+    asked = [path for _, path, *_ in settings_fake.exchanges]
+    assert f"/repos/{REPO}/rulesets/7" in asked and f"/repos/{REPO}/rules/branches/main" in asked
 
 
 def test_state_branch_rules(setup_repo: Path, settings_fake: SettingsFake) -> None:
@@ -184,7 +214,7 @@ def test_cli_exit_codes_json_and_no_token_printed(
     settings_fake.settings = healthy()
     assert run_cli([*args, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["passed"] is True and data["formatVersion"] == 1 and len(data["checks"]) == 7
+    assert data["passed"] is True and data["formatVersion"] == 1 and len(data["checks"]) == 8
     settings_fake.settings.scopes = None
     assert run_cli(args) == 1
     out = capsys.readouterr().out

@@ -7,7 +7,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from averos_ci.onboard.checklist import ENVIRONMENT, STATE_KEY_SECRET
+from averos_ci.onboard.checklist import (
+    APP_CLIENT_ID_SECRET,
+    APP_KEY_SECRET,
+    ENVIRONMENT,
+    STATE_KEY_SECRET,
+)
 from averos_ci.onboard.pins import PLACEHOLDER_REPO, RELEASE_TAG
 from averos_ci.onboard.workflow_rules import averos_steps, load_workflow, problems, triggers
 from tests.conftest import REPO_ROOT
@@ -85,3 +90,23 @@ def test_documented_action_inputs_list_every_command_of_action_yml() -> None:
     row = next(line for line in page.splitlines() if line.startswith("| `command` |"))
     for command in ("plan", "approve", "apply", "gate", "auto"):
         assert f"`{command}`" in row, command
+
+
+def test_the_apply_example_pushes_the_generated_commit_with_the_app_token() -> None:
+    workflow = load_workflow(REPO_ROOT / "examples" / "workflows" / "averos-apply.yml")
+    assert workflow is not None
+    (job,) = workflow["jobs"].values()
+    steps = job["steps"]
+    (app,) = (s for s in steps if s.get("uses", "").startswith("actions/create-github-app-token"))
+    (averos,) = (s for s in steps if s.get("id") == "averos")
+    assert steps.index(app) < steps.index(averos)
+    assert job["env"][APP_CLIENT_ID_SECRET] == f"${{{{ secrets.{APP_CLIENT_ID_SECRET} }}}}"
+    assert app["if"] == f"env.{APP_CLIENT_ID_SECRET} != ''"  # no App configured: skipped
+    assert app["with"]["client-id"] == f"${{{{ env.{APP_CLIENT_ID_SECRET} }}}}"
+    assert app["with"]["private-key"] == f"${{{{ secrets.{APP_KEY_SECRET} }}}}"
+    assert app["with"]["permission-contents"] == "write"  # nothing more
+    assert [k for k in app["with"] if k.startswith("permission-")] == ["permission-contents"]
+    assert averos["with"]["push-token"] == f"${{{{ steps.{app['id']}.outputs.token }}}}"
+    assert "github-token" not in averos["with"]  # comments, statuses, state: GITHUB_TOKEN
+    docs = (REPO_ROOT / "docs" / "how-to" / "protected-branches.md").read_text("utf-8")
+    assert APP_CLIENT_ID_SECRET in docs and APP_KEY_SECRET in docs

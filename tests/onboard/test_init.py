@@ -99,6 +99,7 @@ def test_dry_run_shows_the_files_and_writes_nothing(
     assert "create  .github/workflows/averos-apply.yml" in out
     assert "    | name: averos-ci apply" in out and "dry run: nothing was written" in out
     assert "'averos-apply'" in out and "AVEROS_STATE_KEY" in out  # the settings checklist
+    assert "GitHub App" in out and "bypass list" in out and "AVEROS_APP_PRIVATE_KEY" in out
 
 
 def test_a_differing_user_file_is_not_overwritten(

@@ -24,6 +24,7 @@ pytestmark = [
 
 
 STATE_KEY = "state-key-0123456789abcdef"
+PUSH_TOKEN = "ghs_pushTOKENoftheAPP0123456789"
 
 
 def action_run_script() -> str:
@@ -80,6 +81,7 @@ def test_no_ancestor_of_an_adapter_child_holds_the_token(world: World, fake: Fak
         PYTHONPATH=str(REPO_ROOT),
         GITHUB_ACTIONS="true",
         AVEROS_CI_STATE_KEY=STATE_KEY,  # the state-key input: as secret as the token
+        AVEROS_CI_PUSH_TOKEN=PUSH_TOKEN,  # the push-token input (the App's), likewise
     )
     proc = subprocess.run(
         ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
@@ -100,7 +102,7 @@ def test_no_ancestor_of_an_adapter_child_holds_the_token(world: World, fake: Fak
     holders = [
         (p["pid"], p["comm"])
         for p in seen
-        if p["environ"] and any(s in p["environ"] for s in (TOKEN, basic, STATE_KEY))
+        if p["environ"] and any(s in p["environ"] for s in (TOKEN, basic, STATE_KEY, PUSH_TOKEN))
     ]
     assert holders == [], f"these processes hold the token in their environment: {holders}"
     # the token was used all the same (the API and the state branch push worked)

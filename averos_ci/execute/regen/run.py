@@ -133,13 +133,20 @@ def _run(
         # a node of the generation failed or was cut short: a failed (resumable) run
         return Regenerated(plan, pp.new.result, planned.base_state)
     if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
-        if expected_plan_hash != planned.plan.plan_hash:
-            raise mismatch(plan)
-        # The approved plan is the semantic plan without its code change: what the CI flows
-        # approve until they compute the patch (issue 21, CI path). The semantic change is the
-        # approved one; the merge below still refuses on a conflict.
-        print(f"the approved plan {expected_plan_hash[:12]} has no code change: merging "
-              f"the one computed now ({pp.patch.hash[:12]})")  # fmt: skip
+        # Exactly the approved plan, its code change included: the semantic plan alone (what
+        # an approval of the manifest change without its code change would pin) is refused
+        # too — the code change computed now was never shown to anyone.
+        if expected_plan_hash == planned.plan.plan_hash:
+            from averos_ci.execute.apply import PlanMismatch
+
+            raise PlanMismatch(
+                f"the expected plan {expected_plan_hash[:12]} is the plan without its code "
+                f"change; with it the plan is {plan.plan_hash[:12]}: nothing was executed",
+                path=config.manifest_path,
+                hint="pass the full planHash (`averos-ci plan` shows it, the code change "
+                "included) once that plan is reviewed",
+            )
+        raise mismatch(plan)
     if check_plan is not None:
         check_plan(plan)
     sys.stdout.write(render_patch_text(pp.patch))

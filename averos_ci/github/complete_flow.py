@@ -25,7 +25,8 @@ from averos_ci.github.plan_flow import PLAN_ACTIONS, PlanOutcome, plan_for
 from averos_ci.plan import ExecutionPlan
 from averos_ci.plan.patch import with_patch
 from averos_ci.plan.planner import PlanResult
-from averos_ci.review.comment import find_sticky
+from averos_ci.review.comment import StickyComment, find_sticky
+from averos_ci.review.trust import trust_base
 
 REPLAN = "re-run the plan workflow (push, or comment `/averos plan`) so that the plan and its "
 
@@ -49,7 +50,9 @@ def complete_command(
         if pr.is_fork(ctx.env.repository):
             print("pull request from a fork: its plan is in the plan job's summary only")
             return None
-        if _superseded(ctx, pr.number, pr.head.sha):
+        trust_base(ctx, pr.base.sha)  # the project (its comment) is the base branch's
+        sticky = _current_sticky(ctx, pr.number, pr.head.sha)
+        if sticky is None:
             return None
         pusher = None
         if event.action in ("opened", "synchronize") and event.sender is not None:
@@ -68,6 +71,10 @@ def complete_command(
                 pr_number=pr.number,
             )
             raise
+        if loaded.patch is None and not (sticky.meta and sticky.meta.pending):
+            # a monorepo runs the patch job for every changed project: most need none
+            print("no code change to add: the plan comment is complete")
+            return None
         return plan_for(
             ctx,
             pr,
@@ -80,19 +87,23 @@ def complete_command(
         ctx.close()
 
 
-def _superseded(ctx: FlowContext, number: int, head: str) -> bool:
-    """A newer push replaced this head: its own plan workflow completes its comment."""
+def _current_sticky(ctx: FlowContext, number: int, head: str) -> StickyComment | None:
+    """This project's plan comment for ``head``; ``None`` (and why, printed) when there is
+    none or a newer push replaced the head — its own plan workflow completes its comment."""
     current = str((ctx.client.get_pull(number).get("head") or {}).get("sha") or "")
     if current and current != head:
         print(f"the head moved to {current[:12]}: the plan of {head[:12]} is not completed")
-        return True
+        return None
     sticky = find_sticky(
         ctx.client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
     )
-    if sticky is not None and sticky.meta is not None and sticky.meta.head_sha != head:
+    if sticky is None or sticky.meta is None:
+        print("no plan comment of this project to complete (did the plan job fail?)")
+        return None
+    if sticky.meta.head_sha != head:
         print(f"the plan comment shows {sticky.meta.head_sha[:12]}: not completing {head[:12]}")
-        return True
-    return False
+        return None
+    return sticky
 
 
 def completed_plan(

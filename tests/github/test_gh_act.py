@@ -158,7 +158,8 @@ STANDIN_FOR = {
     "actions/cache": "cache",
     "actions/upload-artifact": "upload-artifact",
 }
-USES = re.compile(r"uses:\s*([\w.-]+/[\w.-]+)@([\w.-]+)")
+# owner/repo, an optional path inside it (actions/cache/restore), the ref
+USES = re.compile(r"uses:\s*([\w.-]+/[\w.-]+)(?:/[\w./-]+)?@([\w.-]+)")
 SMALL_APP = one_entity_manifest("One entity, applied by the example workflow under act")
 DONE_MEMBER = "      - { memberNature: simple, ename: Task, mname: done, memberType: boolean }\n"
 

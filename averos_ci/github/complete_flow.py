@@ -28,7 +28,9 @@ from averos_ci.plan.planner import PlanResult
 from averos_ci.review.comment import StickyComment, find_sticky
 from averos_ci.review.trust import trust_base
 
-REPLAN = "re-run the plan workflow (push, or comment `/averos plan`) so that the plan and its "
+REPLAN = (
+    "re-run the plan workflow (its latest run for this head, or push) so that the plan and its "
+)
 
 
 def complete_command(

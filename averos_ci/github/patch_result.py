@@ -103,7 +103,7 @@ def read_result(path: Path) -> LoadedPatch:
     """The validated result and its code patch (its hash checked against its content)."""
     hint = (
         "the patch job's artifact is not what `averos-ci github patch` writes: re-run the "
-        "plan workflow (comment `/averos plan` or push)"
+        "plan workflow (its latest run for this head, or push)"
     )
     try:
         with path.open("rb") as f:

@@ -159,6 +159,12 @@ def _plan_for(
         if trusted_changes
         else None
     )
+    if pending and trusted_run:  # `/averos plan` or a fork's workflow_run: no patch job here
+        elsewhere = (
+            "The code change is computed by the plan workflow's patch job only: re-run the "
+            "latest *averos-ci plan* run of this head, or push."
+        )
+        note = f"{note}\n\n{elsewhere}" if note else elsewhere
     s = ctx.settings
     ctx.report.set(
         plan_hash=plan.plan_hash,

@@ -324,7 +324,7 @@ def require_approval(
         raise ApplyRefused(
             f"the code change of plan {plan.plan_hash[:12]} on #{number} was still being "
             "computed when the pull request was merged: it was never shown, so never approved",
-            hint="comment `/averos plan` on the pull request (or re-run its plan workflow), "
+            hint="re-run the pull request's plan workflow (its latest run for the head), "
             "approve the completed plan, and re-run the apply",
         )
     target = approved_target(facts, plan)

@@ -20,17 +20,10 @@ import httpx
 
 from averos_ci.forge.context import FlowContext, open_context
 from averos_ci.forge.events import PullRequestEvent, load_event
-from averos_ci.github.patch_result import LoadedPatch, PatchResultError, read_result
+from averos_ci.github.patch_result import PatchResultError, read_result
 from averos_ci.github.plan_flow import PLAN_ACTIONS, PlanOutcome, plan_for
-from averos_ci.plan import ExecutionPlan
-from averos_ci.plan.patch import with_patch
-from averos_ci.plan.planner import PlanResult
 from averos_ci.review.comment import StickyComment, find_sticky
 from averos_ci.review.trust import trust_base
-
-REPLAN = (
-    "re-run the plan workflow (its latest run for this head, or push) so that the plan and its "
-)
 
 
 def complete_command(
@@ -106,49 +99,3 @@ def _current_sticky(ctx: FlowContext, number: int, head: str) -> StickyComment |
         print(f"the plan comment shows {sticky.meta.head_sha[:12]}: not completing {head[:12]}")
         return None
     return sticky
-
-
-def completed_plan(
-    ctx: FlowContext, planned: PlanResult, loaded: LoadedPatch, *, head: str, state_tip: str | None
-) -> ExecutionPlan:
-    """The semantic plan computed now, completed with ``loaded``'s code change — after
-    checking what the result is bound to. Raises :class:`PatchResultError` (exit 2)."""
-    from averos_ci.github.patch_flow import code_change_needed
-
-    r, plan, path = loaded.result, planned.plan, loaded.path
-    checks = (
-        ("project", r.project, ctx.project),
-        ("head", r.head_sha, head),
-        ("semantic plan", r.semantic_plan_hash, plan.plan_hash),
-        ("base state", r.base_state_hash, plan.base_state_hash),
-    )
-    for what, got, want in checks:
-        if got != want:
-            raise PatchResultError(
-                f"the code change was computed for {what} {str(got)[:12]}, the plan is for "
-                f"{what} {str(want)[:12]}: refused",
-                path=path,
-                hint=REPLAN + "code change are computed together again",
-            )
-    if r.state_tip != state_tip:
-        # another project's apply moved the branch; this project's state is the same (above)
-        print(
-            f"the state branch moved ({str(r.state_tip)[:12]} → {str(state_tip)[:12]}); this "
-            "project's state did not"
-        )
-    needed = code_change_needed(ctx.config, planned)
-    if loaded.patch is None:
-        if needed:
-            raise PatchResultError(
-                "the result holds no code change, but this plan needs one: refused",
-                path=path,
-                hint=REPLAN + "code change are computed together again",
-            )
-        return plan
-    if not needed:
-        raise PatchResultError(
-            "the result holds a code change, but this plan needs none: refused",
-            path=path,
-            hint=REPLAN + "code change are computed together again",
-        )
-    return with_patch(plan, loaded.patch)

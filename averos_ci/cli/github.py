@@ -1,4 +1,4 @@
-"""``averos-ci github <plan|approve|apply|auto|gate>``: the GitHub Actions flow."""
+"""``averos-ci github <plan|patch|complete|approve|apply|auto|gate>``: the GitHub Actions flow."""
 
 from __future__ import annotations
 
@@ -73,3 +73,51 @@ def auto(config: ConfigOption = None) -> int:
 def gate(config: ConfigOption = None) -> int:
     """After the plan/approve matrix: set the aggregate averos-ci/plan status of the change."""
     return _run("gate", config)
+
+
+@github_app.command()
+def patch(
+    config: ConfigOption = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Result file (default: $RUNNER_TEMP/averos-ci-patch/averos-patch.json).",
+        ),
+    ] = None,
+) -> int:
+    """pull_request, in a job without credentials: compute the plan's code change (the
+    generator runs here) and write it to a result file for 'github complete'."""
+    from averos_ci.github.patch_flow import patch_command
+
+    patch_command(config_path=config, out=out)
+    return 0
+
+
+@github_app.command()
+def complete(
+    config: ConfigOption = None,
+    patch_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--patch",
+            help="The patch job's result file (default: "
+            "$RUNNER_TEMP/averos-ci-patch/averos-patch.json).",
+        ),
+    ] = None,
+) -> int:
+    """pull_request, after 'github patch': read its result as data, check it is bound to this
+    head and plan, and publish the plan with its code change (the planHash approvals pin)."""
+    from averos_ci.github.complete_flow import complete_command
+    from averos_ci.github.patch_flow import default_result_path
+
+    outcome = complete_command(config_path=config, patch_path=patch_file or default_result_path())
+    if outcome is not None and outcome.plan is not None and not outcome.plan.applicable:
+        from averos_ci.errors import PlanConflicts
+
+        raise PlanConflicts(
+            f"plan {outcome.plan.plan_hash[:12]} has conflicts and cannot be applied",
+            hint="see the plan comment: the code change collides with edits in the pull "
+            "request's workspace, or the generator cannot generate the manifest",
+        )
+    return 0

@@ -100,6 +100,7 @@ def apply_step(
     first_hash: str | None = None
     first_claim: dict[str, Any] | None = None
     approved = False
+    approved_hash: str | None = None  # the full plan's, for a regenerating adapter
     for attempt in range(s.push_attempts):
         tip = sb.fetch()
         sb.export(tip, project, proj)
@@ -128,7 +129,7 @@ def apply_step(
             ctx.report.set(approved=True, success=True, succeeded=0, failed=0, skipped=0)
             return ApplyResult(plan, False, True, number)
         if not approved:
-            require_approval(ctx, pr, plan, sha)
+            approved_hash = require_approval(ctx, pr, plan, sha)
             approved = True
             ctx.report.set(approved=True)
         check_claim(
@@ -190,6 +191,7 @@ def apply_step(
         apply_fn=apply_fn,
         cancel=cancel,
         manifest_path=manifest_path,
+        approved_hash=approved_hash or plan.plan_hash,
     )
 
 
@@ -218,6 +220,7 @@ def _execute(
     apply_fn: ApplyFn | None,
     cancel: Any,
     manifest_path: Path,
+    approved_hash: str,
 ) -> ApplyResult:
     s, project = ctx.settings, ctx.project
     if apply_fn is None:
@@ -253,7 +256,9 @@ def _execute(
             junit=junit,
             listeners=[pusher],
             cancel=cancel,
-            expected_plan_hash=plan.plan_hash,  # exactly the approved plan, whatever was restored
+            # exactly the approved plan, whatever was restored: for a regenerating adapter
+            # the full plan, its code change included (averos_ci.review.approvals)
+            expected_plan_hash=approved_hash,
         )
     except BaseException:
         if (proj / CHECKPOINTS).exists():

@@ -133,6 +133,11 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
             "the plan is outdated: the project's state moved since it was computed",
             f"Comment `{PLAN_COMMAND}` (or push) to re-plan, then approve the new plan.",
         )
+    elif meta.pending or facts.pending:
+        refusal = Refusal(
+            "the code change is still being computed; an approval covers it, so approve "
+            "once the plan comment shows it (with the new planHash to pin)"
+        )
     elif not meta.has_changes:
         refusal = Refusal("the plan has no changes: nothing to approve")
     elif not meta.applicable:
@@ -252,6 +257,9 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
         print("no current plan to refresh")
         return ApproveOutcome(False)
     meta = sticky.meta
+    if meta.pending or facts.pending:  # the complete job shows the approvals
+        print("the code change is still being computed: nothing to refresh")
+        return ApproveOutcome(False)
     approvers, g = _restamp(ctx, sticky, meta, number=number, author=author, head=head, facts=facts)
     if meta.has_changes and meta.applicable:
         state, text = status_for(meta.plan_hash, approvers, g)

@@ -19,6 +19,9 @@ from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import PullRequest, PullRequestEvent, load_event
 from averos_ci.forge.settings import GitHubSettings
 from averos_ci.github.base_execution import base_execution
+from averos_ci.github.patch_binding import completed_plan
+from averos_ci.github.patch_flow import code_change_needed
+from averos_ci.github.patch_result import LoadedPatch
 from averos_ci.plan import ExecutionPlan
 from averos_ci.policy import PolicySettings, evaluate_policy, render_policy_markdown
 from averos_ci.review.approvals import ApprovalView, approval_view
@@ -67,8 +70,13 @@ def plan_for(
     manifest_path: Path,
     trusted_run: bool = False,
     pusher: str | None = None,
+    completion: LoadedPatch | None = None,
 ) -> PlanOutcome:
     """Plan ``manifest_path`` (the PR head's manifest) and publish it on ``pr``.
+
+    A regenerating adapter's plan is published without its code change, marked pending
+    (the patch job computes it without credentials); ``completion``: the patch job's result,
+    read as data — the plan is then published with it (:mod:`averos_ci.github.complete_flow`).
 
     ``trusted_run``: a privileged run (``workflow_run``) that read only the manifest of a fork
     PR as data; it may comment where the fork's own run could not. ``pusher``: who pushed the
@@ -76,7 +84,12 @@ def plan_for(
     """
     try:
         return _plan_for(
-            ctx, pr, manifest_path=manifest_path, trusted_run=trusted_run, pusher=pusher
+            ctx,
+            pr,
+            manifest_path=manifest_path,
+            trusted_run=trusted_run,
+            pusher=pusher,
+            completion=completion,
         )
     except BaseException as exc:
         # A required ``averos-ci/plan`` must never wait at "Expected": whatever stopped the
@@ -89,7 +102,13 @@ def plan_for(
 
 
 def _plan_for(
-    ctx: FlowContext, pr: PullRequest, *, manifest_path: Path, trusted_run: bool, pusher: str | None
+    ctx: FlowContext,
+    pr: PullRequest,
+    *,
+    manifest_path: Path,
+    trusted_run: bool,
+    pusher: str | None,
+    completion: LoadedPatch | None,
 ) -> PlanOutcome:
     # the approval rules shown are the base branch's; a PR that changes them (or the status,
     # project, state branch …) needs an approval even when its plan changes nothing
@@ -107,6 +126,15 @@ def _plan_for(
     for warning in (*base.warnings, *result.warnings):
         annotate("warning", warning)
     plan = result.plan
+    pending, semantic_hash = False, None
+    if completion is not None:
+        semantic_hash = plan.plan_hash
+        plan = completed_plan(ctx, result, completion, head=head, state_tip=tip)
+        if plan.plan_hash == semantic_hash:
+            semantic_hash = None  # no code change to add
+    elif not (pr.is_fork(ctx.env.repository) and not trusted_run):
+        # the generation runs in the patch job; a fork's plan is in its summary only
+        pending = code_change_needed(ctx.config, result)
     drift = base.drift if base.drift and (base.drift.has_drift or base.drift.modified) else None
     drift_note = render_drift(drift, "markdown") if drift else None
     blocked = drift is not None and drift.absent is not None
@@ -120,6 +148,8 @@ def _plan_for(
         applicable=plan.applicable,
         base_state=plan.base_state_hash,
         policy=policy_meta(verdict) if policy_md else None,
+        pending=pending,
+        semantic_hash=semantic_hash,
     )
     note = (
         "⚠️ This pull request changes settings that are read from the base branch ("
@@ -128,9 +158,18 @@ def _plan_for(
         if trusted_changes
         else None
     )
+    if pending and trusted_run:  # `/averos plan` or a fork's workflow_run: no patch job here
+        elsewhere = (
+            "The code change is computed by the plan workflow's patch job only: re-run the "
+            "latest *averos-ci plan* run of this head, or push."
+        )
+        note = f"{note}\n\n{elsewhere}" if note else elsewhere
     s = ctx.settings
     ctx.report.set(
-        plan_hash=plan.plan_hash, has_changes=plan.has_changes, approved=not meta.has_changes
+        plan_hash=plan.plan_hash,
+        has_changes=plan.has_changes,
+        approved=not meta.has_changes,
+        patch_needed=pending,
     )
     # The job summary takes up to 1 MiB: there the plan is complete (or nearly so).
     ctx.report.add_summary(
@@ -158,6 +197,7 @@ def _plan_for(
     print(
         f"plan {plan.plan_hash} for {head}: {plan.counts.create} create, "
         f"{plan.counts.update} update, {plan.counts.conflicts} conflict(s)"
+        + ("; computing the code change in the patch job" if pending else "")
     )
     if pr.is_fork(ctx.env.repository) and not trusted_run:
         annotate(
@@ -182,6 +222,7 @@ def _plan_for(
     except GitHubAPIError as exc:
         if exc.status in (401, 403):  # read-only token: the summary and outputs are enough
             annotate("warning", f"cannot comment or set a status (read-only token?): {exc.message}")
+            ctx.report.set(patch_needed=False)  # nobody could complete the comment
             return PlanOutcome(plan, head, None, False, False)
         raise
 
@@ -220,7 +261,7 @@ def _publish(
             head_at=sticky.meta.head_at if same_head else None,
             plan_at=sticky.meta.plan_at if same_plan else None,
         )
-        if same_head:  # plain approving reviews are read from GitHub, pointers or not
+        if same_head and not meta.pending:  # plain reviews are read from GitHub, pointers or not
             view = approval_view(
                 client,
                 pr_number=pr.number,
@@ -272,7 +313,9 @@ def _publish(
                 status_text(meta, approvers, note, outdated=view.outdated, unmet=g.unmet),
             ),
         )
-    approved = not g.violations and (not meta.has_changes or (bool(approvers) and g.passed))
+    approved = not g.violations and (
+        not meta.has_changes or (bool(approvers) and g.passed and not meta.pending)
+    )
     set_plan_status(
         ctx,
         meta.head_sha,
@@ -284,8 +327,14 @@ def _publish(
         base=pr.base.sha,
         pr_number=pr.number,
         record=record_url(
-            ctx.env.run_url, plan_hash=plan.plan_hash, pr_number=pr.number, pusher=pusher
+            ctx.env.run_url,
+            plan_hash=plan.plan_hash,
+            pr_number=pr.number,
+            pusher=pusher,
+            semantic=meta.semantic_hash,
+            pending=meta.pending,
         ),
+        pending=meta.pending,
     )
     ctx.report.set(approved=approved)
     return PlanOutcome(plan, meta.head_sha, comment_id, approved, True)

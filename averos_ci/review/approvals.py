@@ -281,10 +281,22 @@ def approval_view(
     )
 
 
+def approved_target(facts: HeadFacts, plan: ExecutionPlan) -> str:
+    """The planHash an approval of ``plan`` must pin: the plan itself, or — ``plan`` being the
+    semantic plan of a regenerating adapter — the full plan shown for it (its code change
+    included, :mod:`averos_ci.github.complete_flow`). The apply then executes exactly that
+    full plan or refuses (``expected_plan_hash``)."""
+    if facts.semantic is not None and facts.semantic == plan.plan_hash and facts.shown:
+        return facts.shown
+    return plan.plan_hash
+
+
 def require_approval(
     ctx: FlowContext, pr: dict[str, Any] | None, plan: ExecutionPlan, sha: str
-) -> None:
-    """At apply: refuse (:class:`ApplyRefused`) unless ``plan`` is approved on the merged PR."""
+) -> str:
+    """At apply: refuse (:class:`ApplyRefused`) unless ``plan`` is approved on the merged PR.
+    Returns the approved planHash to execute: ``plan``'s, or the full plan's whose code change
+    completes it (:func:`approved_target`)."""
     if pr is None:
         raise ApplyRefused(
             f"commit {sha[:12]} is not the merge of a pull "
@@ -308,11 +320,19 @@ def require_approval(
             f"pull request #{number} has no averos-ci plan for head {head[:12]}: plan "
             f"{plan.plan_hash[:12]} was never reviewed"
         )
+    if facts.pending:
+        raise ApplyRefused(
+            f"the code change of plan {plan.plan_hash[:12]} on #{number} was still being "
+            "computed when the pull request was merged: it was never shown, so never approved",
+            hint="re-run the pull request's plan workflow (its latest run for the head), "
+            "approve the completed plan, and re-run the apply",
+        )
+    target = approved_target(facts, plan)
     view = approval_view(
         ctx.client,
         pr_number=number,
         pr_author=author,
-        plan_hash=plan.plan_hash,
+        plan_hash=target,
         head_sha=head,
         settings=ctx.settings,
         project=ctx.project,
@@ -321,15 +341,15 @@ def require_approval(
     )
     if view.approvers:
         approvers = enforce_requirements(ctx, plan, list(view.approvers), policy)
-        print(f"plan {plan.plan_hash} approved by {', '.join(approvers)}")
-        return
+        print(f"plan {target} approved by {', '.join(approvers)}")
+        return target
     outdated = (
         f" (outdated approving review(s) by {', '.join(view.outdated)}: the plan changed "
         "since they were submitted)"
         if view.outdated
         else ""
     )
-    if facts.shown != plan.plan_hash:
+    if facts.shown != target:
         raise ApplyRefused(
             f"the plan shown on #{number} ({facts.shown[:12]}) is not the plan "
             f"of this merge ({plan.plan_hash[:12]}): the state branch or the manifest changed"
@@ -349,6 +369,7 @@ __all__ = [
     "Permission",
     "Refusal",
     "approval_view",
+    "approved_target",
     "check_approver",
     "comment_is_approval",
     "is_agent",

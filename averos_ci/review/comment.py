@@ -27,6 +27,7 @@ STATUS_CLOSE = "<!-- /averos-ci:status -->"
 _STATUS_RE = re.compile(re.escape(STATUS_OPEN) + r".*?" + re.escape(STATUS_CLOSE), re.S)
 APPROVE_COMMAND = "/averos approve"
 PIN_CHARS = 12  # the shortest planHash prefix that pins a plan in an approval
+COMPUTING = "Computing the code change…"
 
 
 def approve_line(plan_hash: str) -> str:
@@ -92,6 +93,12 @@ class PlanMeta:
     # The policy verdict shown with the plan (averos_ci.policy): violated rules and the
     # approval requirements. Display only: the apply re-evaluates the recomputed plan.
     policy: dict[str, Any] | None = None
+    # A regenerating adapter's plan is posted at once without its code change (``pending``:
+    # the patch job is computing it, nothing can approve it yet); the complete job then
+    # shows the full plan, whose planHash covers the code change, with ``semantic_hash``
+    # the plan it completes (averos_ci.github.complete_flow).
+    pending: bool = False
+    semantic_hash: str | None = None
 
     def encode(self) -> str:
         data = {
@@ -111,6 +118,10 @@ class PlanMeta:
             data["planAt"] = self.plan_at
         if self.policy is not None:
             data["policy"] = self.policy
+        if self.pending:
+            data["pending"] = True
+        if self.semantic_hash is not None:
+            data["semanticHash"] = self.semantic_hash
         raw = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
         return f"<!-- averos-ci:meta {base64.urlsafe_b64encode(raw).decode()} -->"
 
@@ -135,6 +146,8 @@ class PlanMeta:
                 base_state=str(data["baseState"]) if data.get("baseState") else None,
                 plan_at=str(data["planAt"]) if data.get("planAt") else None,
                 policy=data["policy"] if isinstance(data.get("policy"), dict) else None,
+                pending=data.get("pending") is True,
+                semantic_hash=str(data["semanticHash"]) if data.get("semanticHash") else None,
             )
         except (binascii.Error, ValueError, KeyError, TypeError):
             return None
@@ -199,6 +212,12 @@ def status_text(
         status = "✅ **No changes** — nothing to approve."
     elif not meta.applicable:
         status = "⛔ **Conflicts** — this plan cannot be applied; resolve the conflicts first."
+    elif meta.pending:
+        status = (
+            f"⏳ **{COMPUTING}** The plan below is the change to the manifest; the change "
+            "to the code is generated in a job without write credentials and added here "
+            "when it is ready. It cannot be approved before: an approval covers both."
+        )
     elif approvers and unmet:
         names = ", ".join(escape("@" + a) for a in approvers)
         status = f"⏳ **Approved by {names}, but {escape(unmet)}.**"
@@ -251,7 +270,9 @@ def render_plan_comment(
         sep = " " if self_approval else ", "
         who += sep + "who authored or committed none of its commits"
     how = (
-        f"To approve, {who} comments this line, which pins this exact plan:\n\n"
+        "The approval command appears here once the code change is computed."
+        if meta.pending
+        else f"To approve, {who} comments this line, which pins this exact plan:\n\n"
         f"{approve_line(meta.plan_hash)}\n\n"
         f"or submits an approving review on commit {code(meta.head_sha)} whose body "
         "contains that line"

@@ -19,7 +19,7 @@ from averos_ci.errors import AverosCIError, ExitCode
 from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import EventError, MergeGroupEvent
 from averos_ci.plan import ExecutionPlan
-from averos_ci.review.approvals import approval_view
+from averos_ci.review.approvals import approval_view, approved_target
 from averos_ci.review.gate import project_context, set_project_status
 from averos_ci.review.plan_status import fail_plan_status, failure_reason
 from averos_ci.review.policy_gate import enforce_requirements, refuse_violations
@@ -126,14 +126,18 @@ def _approved(ctx: FlowContext, plan: ExecutionPlan, pulls: tuple[int, ...]) -> 
         )
         if facts.shown is None:
             continue
-        if facts.shown != plan.plan_hash:
+        if facts.pending:
+            seen.append(f"#{number}: its code change is still being computed")
+            continue
+        target = approved_target(facts, plan)  # a regenerating adapter's full plan
+        if facts.shown != target:
             seen.append(f"#{number} shows {facts.shown[:12]}")
             continue
         approvers = approval_view(
             ctx.client,
             pr_number=number,
             pr_author=str((pr.get("user") or {}).get("login") or ""),
-            plan_hash=plan.plan_hash,
+            plan_hash=target,
             head_sha=head,
             settings=ctx.settings,
             project=ctx.project,

@@ -24,8 +24,10 @@ def set_plan_status(
     base: str | None = None,
     pr_number: int | None = None,
     record: str | None = None,
+    pending: bool = False,
 ) -> None:
-    """``needs``: whether an approval is needed (default: the plan has changes);
+    """``pending``: the code change is still being computed (nothing approves the plan yet).
+    ``needs``: whether an approval is needed (default: the plan has changes);
     ``blocked``: the checkout lacks the application the state describes (drift). Sets the
     project's ``<statusContext>/<project>`` status, then the aggregate (:mod:`.gate`);
     ``base``: the pull request's base commit, for the changed projects."""
@@ -36,6 +38,8 @@ def set_plan_status(
         state, text = "failure", f"plan {short} has conflicts"
     elif gate is not None and gate.violations:
         state, text = status_for(plan.plan_hash, approvers, gate)
+    elif pending:
+        state, text = "pending", f"plan {short}: computing the code change…"
     elif not (plan.has_changes if needs is None else needs):
         state, text = "success", "no changes"
     elif gate is not None:  # the policy: violations fail, requirements gate the success

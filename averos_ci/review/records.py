@@ -13,7 +13,13 @@ user can create statuses too). From them, per (head, pull request, project):
 - ``shown``: the plan the latest record names — the plan on view;
 - ``plan_at``: when the current run of records naming ``shown`` began — a plain approving
   review counts only if submitted strictly after it;
-- ``pusher``: who pushed the head (``None``: not recorded; the last-pusher rule fails closed).
+- ``pusher``: who pushed the head (``None``: not recorded; the last-pusher rule fails closed);
+- ``pending``: the plan shown is the semantic plan of a regenerating adapter whose code change
+  is still being computed (``,pending``): nothing approves it yet;
+- ``semantic``: for a completed plan, the semantic planHash its code change completes
+  (``,of:<hash>``): the apply, which plans semantically first, finds the approved full plan
+  through it and then applies exactly that one
+  (:func:`averos_ci.review.approvals.require_approval`).
 
 Times are GitHub's, with 1-second resolution, and "after" is strict: an approval in the same
 second as the plan's record is refused ("approve again"), never counted by a tie.
@@ -27,14 +33,29 @@ from urllib.parse import quote, unquote
 
 from averos_ci.forge.api import GitHubClient
 
-_RECORD_RE = re.compile(r"#averos-ci=plan:([0-9a-f]{1,64}),pr:(\d+)(?:,pusher:([^,#\s]+))?\Z")
+_RECORD_RE = re.compile(
+    r"#averos-ci=plan:([0-9a-f]{1,64}),pr:(\d+)(?:,pusher:([^,#\s]+))?"
+    r"(?:,of:([0-9a-f]{64}))?(,pending)?\Z"
+)
 
 
-def record_url(run_url: str | None, *, plan_hash: str, pr_number: int, pusher: str | None) -> str:
+def record_url(
+    run_url: str | None,
+    *,
+    plan_hash: str,
+    pr_number: int,
+    pusher: str | None,
+    semantic: str | None = None,
+    pending: bool = False,
+) -> str:
     """The status ``target_url``: the run's page with the record as its fragment."""
     frag = f"#averos-ci=plan:{plan_hash},pr:{pr_number}"
     if pusher:
         frag += f",pusher:{quote(pusher, safe='')}"
+    if semantic:
+        frag += f",of:{semantic}"
+    if pending:
+        frag += ",pending"
     return f"{run_url or 'https://github.com'}{frag}"
 
 
@@ -44,6 +65,8 @@ class Record:
     created_at: str
     plan_hash: str
     pusher: str | None
+    semantic: str | None = None
+    pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,6 +75,8 @@ class HeadFacts:
     shown: str | None = None
     plan_at: str | None = None
     pusher: str | None = None
+    semantic: str | None = None  # the semantic planHash the shown plan completes
+    pending: bool = False  # the shown plan's code change is still being computed
 
 
 def head_records(
@@ -67,7 +92,16 @@ def head_records(
         if not match or int(match[2]) != pr_number or not isinstance(s.get("id"), int):
             continue
         pusher = unquote(match[3]) if match[3] else None
-        found.append(Record(int(s["id"]), str(s.get("created_at")), match[1], pusher))
+        found.append(
+            Record(
+                int(s["id"]),
+                str(s.get("created_at")),
+                match[1],
+                pusher,
+                semantic=match[4] or None,
+                pending=bool(match[5]),
+            )
+        )
     return sorted(found, key=lambda r: r.id)
 
 
@@ -79,7 +113,15 @@ def facts_of(records: list[Record]) -> HeadFacts:
     while start > 0 and records[start - 1].plan_hash == shown:
         start -= 1
     pusher = next((r.pusher for r in records if r.pusher), None)
-    return HeadFacts(records[0].created_at, shown, records[start].created_at, pusher)
+    last = records[-1]
+    return HeadFacts(
+        records[0].created_at,
+        shown,
+        records[start].created_at,
+        pusher,
+        semantic=last.semantic,
+        pending=last.pending,
+    )
 
 
 def head_facts(

@@ -10,11 +10,12 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from averos_ci._token import KEY_VARS, TOKEN_VARS
 from averos_ci.review.comment import PlanMeta
 from tests.github.gh_fake import TOKEN, FakeGitHub
 
@@ -53,6 +54,24 @@ class JobResult:
     stderr: str
     outputs: dict[str, str]
     summary: str
+
+
+@dataclass
+class PlanWorkflow:
+    """The plan workflow's three jobs (examples/workflows/averos-plan.yml): ``patch`` and
+    ``complete`` are ``None`` when the plan job said no code change is needed."""
+
+    plan: JobResult
+    patch: JobResult | None = None
+    complete: JobResult | None = None
+    artifact: Path | None = None  # the patch job's result file, as uploaded
+
+    @property
+    def last(self) -> JobResult:
+        return self.complete or self.patch or self.plan
+
+
+PATCH_ARTIFACT = Path("averos-ci-patch") / "averos-patch.json"  # under each job's RUNNER_TEMP
 
 
 @dataclass
@@ -307,6 +326,66 @@ class World:
             timeout=timeout,
         )
         return self.result(proc.returncode, proc.stdout, proc.stderr, env)
+
+    def plan_workflow(
+        self,
+        number: int,
+        head: str,
+        *,
+        action: str = "opened",
+        sender: str | None = None,
+        timeout: float = 300,
+        artifact: Callable[[Path], None] | None = None,
+    ) -> PlanWorkflow:
+        """Run the plan workflow on PR ``number`` at ``head`` the way the example workflow
+        does: job ``plan`` (token), then — when its ``patch-needed`` output is true — job
+        ``patch`` in a fresh checkout with no token or state key in its environment, its
+        result file passed on as an artifact (a file copied into the next job's runner
+        folder), and job ``complete`` (token) reading it. ``artifact``: called with the
+        uploaded file before ``complete`` downloads it (tests forge it there)."""
+        payload = self.pr_event(action, number, sender=sender)
+        plan = self.run("pull_request", payload, head, command="plan", timeout=timeout)
+        run_id, attempt = self.last_run_id, str(self.attempts.get(self.last_run_id or "", 1))
+        if plan.code != 0 or plan.outputs.get("patch-needed") != "true":
+            return PlanWorkflow(plan)
+
+        def same_run(env: dict[str, str]) -> dict[str, str]:
+            env.update(GITHUB_RUN_ID=str(run_id), GITHUB_RUN_ATTEMPT=attempt)
+            return env
+
+        checkout = self.checkout(head)
+        env = same_run(self.job_env("pull_request", payload, checkout, head))
+        for name in (*TOKEN_VARS, *KEY_VARS):  # `permissions: contents: read`, no token input
+            env.pop(name, None)
+        proc = subprocess.run(
+            [*CLI, "github", "patch"],
+            cwd=checkout,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        patch = self.result(proc.returncode, proc.stdout, proc.stderr, env)
+        uploaded = Path(env["RUNNER_TEMP"]) / PATCH_ARTIFACT
+        if patch.code != 0:
+            return PlanWorkflow(plan, patch)
+        if artifact is not None:
+            artifact(uploaded)
+        checkout = self.checkout(head)
+        env = same_run(self.job_env("pull_request", payload, checkout, head))
+        downloaded = Path(env["RUNNER_TEMP"]) / PATCH_ARTIFACT
+        downloaded.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(uploaded, downloaded)
+        proc = subprocess.run(
+            [*CLI, "github", "complete"],
+            cwd=checkout,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        complete = self.result(proc.returncode, proc.stdout, proc.stderr, env)
+        return PlanWorkflow(plan, patch, complete, uploaded)
 
     def start(
         self,

@@ -159,7 +159,8 @@ STANDIN_FOR = {
     "actions/upload-artifact": "upload-artifact",
     "actions/create-github-app-token": "create-github-app-token",  # skipped without an App
 }
-USES = re.compile(r"uses:\s*([\w.-]+/[\w.-]+)@([\w.-]+)")
+# owner/repo, an optional path inside it (actions/cache/restore), the ref
+USES = re.compile(r"uses:\s*([\w.-]+/[\w.-]+)(?:/[\w./-]+)?@([\w.-]+)")
 SMALL_APP = one_entity_manifest("One entity, applied by the example workflow under act")
 DONE_MEMBER = "      - { memberNature: simple, ename: Task, mname: done, memberType: boolean }\n"
 
@@ -202,10 +203,11 @@ def _angular_world(tmp_path: Path, fake: FakeGitHub) -> World:
 
 
 def _approved_merge(world: World, fake: FakeGitHub, number: int, manifest: str) -> str:
-    """PR ``number`` planned, approved by bob and merged; the merge commit."""
+    """PR ``number`` planned (the plan workflow's jobs: a regenerating adapter's code change
+    is computed by its patch job), approved by bob and merged; the merge commit."""
     head = open_pr_from_main(world, number, manifest)
     branch = f"change-{number}"
-    r = world.run("pull_request", world.pr_event("opened", number), head, timeout=300)
+    r = world.plan_workflow(number, head, timeout=300).last
     assert r.code == 0, r.stdout + r.stderr
     c = fake.add_comment(number, user="bob", body=world.approve_command(number))
     r = world.run("issue_comment", world.comment_event(number, c), head)

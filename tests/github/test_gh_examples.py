@@ -11,7 +11,7 @@ from ruamel.yaml import YAML
 from tests.github.gh_world import REPO_ROOT
 
 EXAMPLES = REPO_ROOT / "examples" / "workflows"
-SHA_PIN = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}$")
+SHA_PIN = re.compile(r"^[\w.-]+/[\w.-]+(/[\w.-]+)*@[0-9a-f]{40}$")  # owner/repo[/path]@sha
 
 
 def load(name: str) -> dict[str, Any]:

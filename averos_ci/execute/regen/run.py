@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci.config import RunConfig
-from averos_ci.errors import PlanConflicts
+from averos_ci.errors import AverosCIError, PlanConflicts
 from averos_ci.execute.averos_logs import AverosExecutionLog, write_execution_plan
 from averos_ci.execute.console import ConsoleListener
 from averos_ci.execute.contracts import CancelToken, ExecutionAdapter, ExecutionContext
@@ -133,13 +133,20 @@ def _run(
         # a node of the generation failed or was cut short: a failed (resumable) run
         return Regenerated(plan, pp.new.result, planned.base_state)
     if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
-        if expected_plan_hash != planned.plan.plan_hash:
-            raise mismatch(plan)
-        # The approved plan is the semantic plan without its code change: what the CI flows
-        # approve until they compute the patch (issue 21, CI path). The semantic change is the
-        # approved one; the merge below still refuses on a conflict.
-        print(f"the approved plan {expected_plan_hash[:12]} has no code change: merging "
-              f"the one computed now ({pp.patch.hash[:12]})")  # fmt: skip
+        # Exactly the approved plan, its code change included: the semantic plan alone (what
+        # an approval of the manifest change without its code change would pin) is refused
+        # too — the code change computed now was never shown to anyone.
+        error = mismatch(plan)
+        if expected_plan_hash == planned.plan.plan_hash and isinstance(error, AverosCIError):
+            # the caller's mismatch error class (execute.apply.PlanMismatch), a clearer message
+            raise type(error)(
+                f"the expected plan {expected_plan_hash[:12]} is the plan without its code "
+                f"change; with it the plan is {plan.plan_hash[:12]}: nothing was executed",
+                path=config.manifest_path,
+                hint="pass the full planHash (`averos-ci plan` shows it, the code change "
+                "included) once that plan is reviewed",
+            )
+        raise error
     if check_plan is not None:
         check_plan(plan)
     sys.stdout.write(render_patch_text(pp.patch))

@@ -23,6 +23,7 @@ class Needs:
     all_triggers: frozenset[str]
     permissions: tuple[tuple[str, str], ...]
     apply: bool = False
+    read_only: bool = False  # no scope may be granted 'write' (the job runs PR code)
 
 
 _READ_PR = (("contents", "read"), ("pull-requests", "write"), ("statuses", "write"))
@@ -38,6 +39,12 @@ NEEDS: dict[str, Needs] = {
         (("contents", "write"), ("pull-requests", "write"), ("statuses", "write")),
         apply=True,
     ),
+    # the pull request's generator, without credentials: read the checkout, nothing else
+    "patch": Needs(
+        frozenset({"pull_request"}), frozenset(), (("contents", "read"),), read_only=True
+    ),
+    # publishes the patch job's result (read as data) in the plan comment and status
+    "complete": Needs(frozenset({"pull_request"}), frozenset(), _READ_PR),
     "gate": Needs(
         frozenset(),
         frozenset(),
@@ -138,6 +145,14 @@ def _check(
         have = str(granted.get(scope, "none"))
         if _LEVEL.get(have, 0) < _LEVEL[level]:
             out.append(f"needs 'permissions: {scope}: {level}' (has {have})")
+    if needs.read_only:
+        granted_write = sorted(k for k, v in granted.items() if str(v) == "write")
+        if granted_write or str(job.get("permissions", "")) == "write-all":
+            out.append(
+                "runs the pull request's generator: grant no 'write' permission (has "
+                + (", ".join(granted_write) or "write-all")
+                + ")"
+            )
     if needs.apply:
         out.extend(_apply_checks(job))
     return out

@@ -157,6 +157,7 @@ STANDIN_FOR = {
     "actions/setup-python": "setup-python",
     "actions/cache": "cache",
     "actions/upload-artifact": "upload-artifact",
+    "actions/download-artifact": "download-artifact",
     "actions/create-github-app-token": "create-github-app-token",  # skipped without an App
 }
 # owner/repo, an optional path inside it (actions/cache/restore), the ref

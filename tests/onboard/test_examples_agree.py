@@ -110,3 +110,18 @@ def test_the_apply_example_pushes_the_generated_commit_with_the_app_token() -> N
     assert "github-token" not in averos["with"]  # comments, statuses, state: GITHUB_TOKEN
     docs = (REPO_ROOT / "docs" / "how-to" / "protected-branches.md").read_text("utf-8")
     assert APP_CLIENT_ID_SECRET in docs and APP_KEY_SECRET in docs
+
+
+def test_the_patch_job_is_refused_any_write_permission(tmp_path: Path) -> None:
+    """The patch job runs the pull request's generator: a write scope there is a finding."""
+    text = (REPO_ROOT / "examples" / "workflows" / "averos-plan.yml").read_text("utf-8")
+    granted = "    permissions:\n      contents: read\n    steps:"
+    assert text.count(granted) == 1, "the patch job's permissions block moved"
+    broken = tmp_path / "plan.yml"
+    broken.write_text(
+        text.replace(granted, granted.replace("read\n", "read\n      pull-requests: write\n")),
+        encoding="utf-8",
+    )
+    assert problems(REPO_ROOT / "examples" / "workflows" / "averos-plan.yml", branch="main") == []
+    found = problems(broken, branch="main")
+    assert any("grant no 'write' permission (has pull-requests)" in p for p in found), found

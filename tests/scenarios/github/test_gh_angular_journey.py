@@ -4,8 +4,10 @@ bare origin and the real ``angular-schematics`` adapter (no ``adapter`` key in t
 PR 1 creates the app, PR 2 adds a member, PR 3 adds a translation, PR 4 removes the
 entity ToDoArea (with its service configuration, use case and translations) and PR 5 changes
 the member ToDoTask.taskId from string to number; each is planned, approved and merged, and
-after each apply the default branch holds the generated app. The template cache makes
-bootstrap a copy and gives later checkouts (no node_modules) theirs.
+after each apply the default branch holds the generated app. Each plan runs the plan
+workflow's three jobs (plan, patch without a token, complete): from PR 2 on the plan is first
+posted pending while the code change is computed, then completed with it. The template cache
+makes bootstrap a copy and gives later checkouts (no node_modules) theirs.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from typing import Any
 
 import pytest
 
+from averos_ci.review.comment import COMPUTING
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_steps import open_pr_from_main
-from tests.github.gh_world import EXAMPLE_DIR, JobResult, World, git, make_world
+from tests.github.gh_world import EXAMPLE_DIR, JobResult, PlanWorkflow, World, git, make_world
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
@@ -111,10 +114,28 @@ def open_pr(world: World, fake: FakeGitHub, number: int, manifest: str) -> str:
     return open_pr_from_main(world, number, manifest)  # fake: world.fake
 
 
-def plan(world: World, number: int, head: str) -> JobResult:
-    r = world.run("pull_request", world.pr_event("opened", number), head, timeout=300)
-    assert r.code == 0, r.stdout + r.stderr
-    return r
+def plan(world: World, number: int, head: str) -> tuple[PlanWorkflow, str | None]:
+    """The plan workflow on PR ``number``; every job that ran exited 0. Returns it and the
+    plan comment as the ``plan`` job left it, read between the jobs (``None`` when no code
+    change was needed: no ``patch``/``complete`` job)."""
+    pending: list[str] = []
+    wf = world.plan_workflow(
+        number,
+        head,
+        timeout=300,
+        artifact=lambda _uploaded: pending.append(plan_comment(world.fake, number)),
+    )
+    for job in (wf.plan, wf.patch, wf.complete):
+        if job is not None:
+            assert job.code == 0, job.stdout + job.stderr
+    if wf.complete is None:
+        return wf, None
+    (before,) = pending
+    # the plan job posted the semantic plan at once, not approvable before its code change
+    assert COMPUTING in before and "/averos approve" not in before, before[:3000]
+    after = plan_comment(world.fake, number)
+    assert COMPUTING not in after, after[:3000]
+    return wf, before
 
 
 def approve_merge_apply(world: World, fake: FakeGitHub, number: int, head: str) -> JobResult:
@@ -145,11 +166,14 @@ def plan_comment(fake: FakeGitHub, number: int) -> str:
 
 
 def merge_one(world: World, fake: FakeGitHub, number: int, manifest: str) -> tuple[str, JobResult]:
-    """PR ``number`` sets the manifest to ``manifest``: planned, approved, merged, applied.
-    Returns the plan comment and the apply job."""
+    """PR ``number`` sets the manifest to ``manifest``: planned (pending then completed with
+    its code change, from PR 2 on: there is an applied workspace to merge into), approved,
+    merged, applied. Returns the completed plan comment and the apply job."""
     head = open_pr(world, fake, number, manifest)
-    plan(world, number, head)
+    wf, pending = plan(world, number, head)
+    assert (pending is not None) == (number > 1), wf.plan.stdout + wf.plan.stderr
     body = plan_comment(fake, number)
+    assert world.approve_command(number) in body, body[:3000]  # the full plan's, to copy
     r = approve_merge_apply(world, fake, number, head)
     assert r.code == 0, r.stdout + r.stderr
     assert "mock adapter" not in r.stdout
@@ -218,7 +242,8 @@ def test_five_merges_build_the_real_application_on_the_default_branch(
     ):
         assert f"- `-` {removed}  (destroy" in body, body[:3000]
     assert counts(body)["conflicts"] == 0 and counts(body)["removals"] == 9, body[:600]
-    # the code change: in the apply's log (the CI plan does not compute it yet, issue 21)
+    # the code change: in the plan comment before the approval, and in the apply's log
+    assert "| `src/app/model/to-do-area.ts` | deleted | +0 -" in body, body[:6000]
     assert "- src/app/model/to-do-area.ts (deleted, +0 -" in r.stdout, r.stdout[-3000:]
     after = main_tip(world)
     changes = changed_files(world, before, after)
@@ -239,6 +264,8 @@ def test_five_merges_build_the_real_application_on_the_default_branch(
     replaced = "- `-/+` simple-field:ToDoTask:taskId  (forces replacement: memberType"
     assert replaced in body, body[:3000]
     assert counts(body)["conflicts"] == 0, body[:600]
+    assert f"| `{MODEL}` | changed | +1 -1 |" in body, body[:6000]
+    assert f"| `{VIEW_LAYOUT}` | changed |" in body, body[:6000]
     assert f"~ {MODEL} (changed, +1 -1)" in r.stdout, r.stdout[-3000:]
     assert f"~ {VIEW_LAYOUT} (changed," in r.stdout, r.stdout[-3000:]
     after = main_tip(world)
@@ -303,7 +330,7 @@ def test_protected_default_branch_gets_a_pull_request_and_drift_until_merged(
 
     # the next plan reports the drift: the app waits in the unmerged pull request
     head2 = open_pr(world, fake, 2, v2)
-    r = plan(world, 2, head2)
+    plan(world, 2, head2)
     body = next(str(c["body"]) for c in fake.bot_comments(2) if "averos-ci:plan" in str(c["body"]))
     assert "Drift" in body and f"#{number}" in body
     assert fake.latest_status(head2)["state"] == "failure"  # type: ignore[index]

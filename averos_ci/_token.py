@@ -24,8 +24,6 @@ import os
 import sys
 from collections.abc import MutableMapping, Sequence
 
-from averos_ci import _secrets
-
 TOKEN_VARS = ("GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN")
 KEY_VARS = ("AVEROS_CI_STATE_KEY", "INPUT_STATE-KEY", "INPUT_STATE_KEY")
 FD_VAR = "AVEROS_CI_TOKEN_FD"  # the read end of the pipe the secrets arrive through
@@ -71,10 +69,10 @@ def isolate(argv: Sequence[str]) -> None:
         _token, _key = _read_fd(fd)
         take()  # a variable set again by a wrapper: not in *our* initial environment
         take_key()
-        _secrets.register(_token, _key)  # scrubbed from logs in every form
+        _register(_token, _key)  # scrubbed from logs in every form
         return
     _token, _key = take(), take_key()
-    _secrets.register(_token, _key)
+    _register(_token, _key)
     secrets = [s for s in (_token, _key) if s]
     if not secrets or not sys.platform.startswith("linux"):
         return
@@ -91,6 +89,13 @@ def isolate(argv: Sequence[str]) -> None:
         sys.stderr.flush()
         python = [sys.executable, *_interpreter_flags()]
         os.execve(sys.executable, [*python, "-m", "averos_ci", *argv], env)
+
+
+def _register(*secrets: str | None) -> None:
+    if any(secrets):  # without one, the scrubber (html, shlex, urllib) is not even imported
+        from averos_ci import _secrets
+
+        _secrets.register(*secrets)
 
 
 def _interpreter_flags() -> list[str]:

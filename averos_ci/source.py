@@ -14,11 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from averos_ci._syntax import YAML_SYNTAX_HINT, json_syntax, yaml_syntax
+from averos_ci._validation import first_problem
+from averos_ci._validation import pointer_str as pointer_str
 from averos_ci.errors import InputError
-
-# What only a failure needs is imported then: `averos-ci validate` (the pre-commit hook) loads
-# this module on every commit, and dataclasses (inspect), datetime and the syntax-error
-# helpers cost more than reading a valid manifest (issue 25).
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -46,35 +45,11 @@ class SourceError(InputError):
         self.code = code
 
 
-def pointer_str(pointer: Sequence[str | int]) -> str:
-    """RFC 6901 JSON pointer (:func:`averos_ci._validation.pointer_str`)."""
-    from averos_ci._validation import pointer_str as render
-
-    return render(pointer)
-
-
-class Document:
-    """A loaded document: its text, its data, and where each node is (on demand)."""
-
-    def __init__(
-        self,
-        *,
-        path: Path,
-        text: str,
-        data: Any,
-        is_yaml: bool,
-        _tree: Any = None,
-        _tree_loaded: bool = False,
-    ) -> None:
-        self.path = path
-        self.text = text
-        self.data = data
-        self.is_yaml = is_yaml
-        self._tree = _tree
-        self._tree_loaded = _tree_loaded
-
-    def __repr__(self) -> str:
-        return f"Document(path={self.path!r}, is_yaml={self.is_yaml!r})"
+class Document:  # not a dataclass: `validate` (the pre-commit hook) never imports inspect
+    def __init__(self, *, path: Path, text: str, data: Any, is_yaml: bool, _tree: Any = None,
+                 _tree_loaded: bool = False) -> None:  # fmt: skip
+        self.path, self.text, self.data, self.is_yaml = path, text, data, is_yaml
+        self._tree, self._tree_loaded = _tree, _tree_loaded
 
     def _roundtrip_tree(self) -> Any:
         if not self._tree_loaded:
@@ -90,8 +65,6 @@ class Document:
     ) -> tuple[str, int, int]:
         """The first pydantic error as ``("<pointer>: <message>", line, column)`` in this file;
         ``key_on_extra`` points an unknown key at the key itself rather than its value."""
-        from averos_ci._validation import first_problem
-
         problem = first_problem(exc)
         line, col = self.locate(problem.loc, key=key_on_extra and problem.unknown_key)
         return str(problem), line, col
@@ -234,7 +207,7 @@ class _DuplicateKey(Exception):
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out = dict(pairs)  # in C: a Python loop per object doubled the time of a valid load
+    out = dict(pairs)  # in C: a loop per object in Python doubled the time of a valid load
     if len(out) != len(pairs):
         seen: set[str] = set()
         for k, _ in pairs:
@@ -252,8 +225,6 @@ def _parse_json(text: str, path: Path) -> Document:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
     except json.JSONDecodeError as exc:
-        from averos_ci._syntax import json_syntax
-
         said = json_syntax(exc)
         raise SourceError("SYN-05", said.message, path=path, line=said.line,
                           column=said.column, hint=said.hint) from None  # fmt: skip
@@ -343,8 +314,6 @@ def _locate_duplicate(text: str, path: Path) -> tuple[int, int]:
 def _parse_yaml(text: str, path: Path) -> Document:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    from averos_ci._syntax import YAML_SYNTAX_HINT, yaml_syntax
-
     if _flow_depth_exceeds(text, MAX_DEPTH):
         raise RecursionError
     yaml = _ruamel()
@@ -419,7 +388,7 @@ def _plain(node: Any, depth: int) -> Any:
         return float(node)
     if isinstance(node, str):
         return str(node)
-    import datetime as _dt
+    import datetime as _dt  # YAML dates only: not on every `validate`
 
     if isinstance(node, _dt.date | _dt.datetime):
         return node.isoformat()

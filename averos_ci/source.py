@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from averos_ci._syntax import YAML_SYNTAX_HINT, json_syntax, yaml_syntax
 from averos_ci._validation import first_problem
 from averos_ci._validation import pointer_str as pointer_str
 from averos_ci.errors import InputError
@@ -225,6 +224,8 @@ def _parse_json(text: str, path: Path) -> Document:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
     except json.JSONDecodeError as exc:
+        from averos_ci._syntax import json_syntax  # a failure's: not on every `validate`
+
         said = json_syntax(exc)
         raise SourceError("SYN-05", said.message, path=path, line=said.line,
                           column=said.column, hint=said.hint) from None  # fmt: skip
@@ -313,6 +314,8 @@ def _locate_duplicate(text: str, path: Path) -> tuple[int, int]:
 
 def _parse_yaml(text: str, path: Path) -> Document:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    from averos_ci._syntax import YAML_SYNTAX_HINT, yaml_syntax
 
     if _flow_depth_exceeds(text, MAX_DEPTH):
         raise RecursionError

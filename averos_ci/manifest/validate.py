@@ -27,8 +27,12 @@ class ValidationResult(NamedTuple):
         return not any(i.is_error for i in self.issues)
 
 
-def validate_file(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ValidationResult:
-    """Validate one manifest file. Never raises for bad input: everything is an Issue."""
+def validate_file(
+    path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, normalized: bool = True
+) -> ValidationResult:
+    """Validate one manifest file. Never raises for bad input: everything is an Issue.
+    ``normalized=False``: the findings only (``manifest`` stays ``None``), what ``validate``
+    prints."""
     path = Path(path)
     try:
         doc = load_document(path, max_bytes=max_bytes, what="manifest")
@@ -44,7 +48,7 @@ def validate_file(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Va
             exc.hint,
         )
         return ValidationResult(path, [issue], None)
-    return validate_document(doc)
+    return validate_document(doc, normalized=normalized)
 
 
 def load_manifest(
@@ -57,8 +61,7 @@ def load_manifest(
     return result.manifest, result.issues
 
 
-def validate_document(doc: Document) -> ValidationResult:
-    from averos_ci.manifest.normalize import normalize
+def validate_document(doc: Document, *, normalized: bool = True) -> ValidationResult:
     from averos_ci.manifest.rules import check_semantics
 
     data = doc.data
@@ -88,7 +91,11 @@ def validate_document(doc: Document) -> ValidationResult:
         return _result(doc, report, None)
     _unknown_keys(data, report)
     check_semantics(app, members, report)
-    manifest = None if report.has_errors else normalize(app, members)
+    if report.has_errors or not normalized:
+        return _result(doc, report, None)
+    from averos_ci.manifest.normalize import normalize
+
+    manifest = normalize(app, members)
     return _result(doc, report, manifest)
 
 
@@ -243,7 +250,7 @@ def validate_paths(
         paths = [load_config(config).manifest_path]
     issues: list[Issue] = []
     for path in paths:
-        issues.extend(validate_file(path, max_bytes=max_bytes).issues)
+        issues.extend(validate_file(path, max_bytes=max_bytes, normalized=False).issues)
     errors = sum(1 for i in issues if i.is_error)
     if output_format == "json":
         print(format_json(issues, files=[str(p) for p in paths]))

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 YAML_SYNTAX_HINT = "check the YAML near this line: indentation, quotes, brackets"
 _INDENT_HINT = (
@@ -20,8 +19,7 @@ _INDENT_HINT = (
 _CLOSERS = {"{": "}", "[": "]"}
 
 
-@dataclass(frozen=True)
-class Syntax:
+class Syntax(NamedTuple):  # not a dataclass: `validate` never imports inspect
     message: str
     line: int | None
     column: int | None

@@ -27,8 +27,6 @@ import os
 import sys
 from collections.abc import MutableMapping, Sequence
 
-from averos_ci import _secrets
-
 TOKEN_VARS = ("GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN")
 KEY_VARS = ("AVEROS_CI_STATE_KEY", "INPUT_STATE-KEY", "INPUT_STATE_KEY")
 PUSH_VARS = ("AVEROS_CI_PUSH_TOKEN", "INPUT_PUSH-TOKEN", "INPUT_PUSH_TOKEN")
@@ -87,10 +85,10 @@ def isolate(argv: Sequence[str]) -> None:
         take()  # a variable set again by a wrapper: not in *our* initial environment
         take_key()
         take_push()
-        _secrets.register(_token, _key, _push)  # scrubbed from logs in every form
+        _register(_token, _key, _push)  # scrubbed from logs in every form
         return
     _token, _key, _push = take(), take_key(), take_push()
-    _secrets.register(_token, _key, _push)
+    _register(_token, _key, _push)
     secrets = [s for s in (_token, _key, _push) if s]
     if not secrets or not sys.platform.startswith("linux"):
         return
@@ -107,6 +105,13 @@ def isolate(argv: Sequence[str]) -> None:
         sys.stderr.flush()
         python = [sys.executable, *_interpreter_flags()]
         os.execve(sys.executable, [*python, "-m", "averos_ci", *argv], env)
+
+
+def _register(*secrets: str | None) -> None:
+    if any(secrets):  # without one, the scrubber (html, shlex, urllib) is not even imported
+        from averos_ci import _secrets
+
+        _secrets.register(*secrets)
 
 
 def _interpreter_flags() -> list[str]:

@@ -8,8 +8,7 @@ adapterOptions, GitHub settings and events) turns the errors into its own messag
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -22,8 +21,7 @@ def pointer_str(pointer: Sequence[str | int]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in pointer)
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):  # not a dataclass: `validate` never imports inspect
     loc: Loc  # where in the validated data, after the caller's prefix
     msg: str
     kind: str  # pydantic's error type: "missing", "extra_forbidden", ...

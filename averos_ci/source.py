@@ -7,16 +7,13 @@ reported as :class:`SourceError` with a stable SYN-xx code, never a traceback.
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import re
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from averos_ci._syntax import YAML_SYNTAX_HINT, json_syntax, yaml_syntax
 from averos_ci._validation import first_problem
 from averos_ci._validation import pointer_str as pointer_str
 from averos_ci.errors import InputError
@@ -47,14 +44,11 @@ class SourceError(InputError):
         self.code = code
 
 
-@dataclass
-class Document:
-    path: Path
-    text: str
-    data: Any
-    is_yaml: bool
-    _tree: Any = field(default=None, repr=False)
-    _tree_loaded: bool = field(default=False, repr=False)
+class Document:  # not a dataclass: `validate` (the pre-commit hook) never imports inspect
+    def __init__(self, *, path: Path, text: str, data: Any, is_yaml: bool, _tree: Any = None,
+                 _tree_loaded: bool = False) -> None:  # fmt: skip
+        self.path, self.text, self.data, self.is_yaml = path, text, data, is_yaml
+        self._tree, self._tree_loaded = _tree, _tree_loaded
 
     def _roundtrip_tree(self) -> Any:
         if not self._tree_loaded:
@@ -212,11 +206,13 @@ class _DuplicateKey(Exception):
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise _DuplicateKey(k)
-        out[k] = v
+    out = dict(pairs)  # in C: a loop per object in Python doubled the time of a valid load
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _DuplicateKey(k)
+            seen.add(k)
     return out
 
 
@@ -228,6 +224,8 @@ def _parse_json(text: str, path: Path) -> Document:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
     except json.JSONDecodeError as exc:
+        from averos_ci._syntax import json_syntax  # a failure's: not on every `validate`
+
         said = json_syntax(exc)
         raise SourceError("SYN-05", said.message, path=path, line=said.line,
                           column=said.column, hint=said.hint) from None  # fmt: skip
@@ -317,6 +315,8 @@ def _locate_duplicate(text: str, path: Path) -> tuple[int, int]:
 def _parse_yaml(text: str, path: Path) -> Document:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    from averos_ci._syntax import YAML_SYNTAX_HINT, yaml_syntax
+
     if _flow_depth_exceeds(text, MAX_DEPTH):
         raise RecursionError
     yaml = _ruamel()
@@ -391,6 +391,8 @@ def _plain(node: Any, depth: int) -> Any:
         return float(node)
     if isinstance(node, str):
         return str(node)
+    import datetime as _dt  # YAML dates only: not on every `validate`
+
     if isinstance(node, _dt.date | _dt.datetime):
         return node.isoformat()
     return str(node)

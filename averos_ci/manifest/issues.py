@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from averos_ci._actions import command
 from averos_ci.errors import InputError
@@ -16,8 +16,7 @@ class Severity(StrEnum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True)
-class Issue:
+class Issue(NamedTuple):  # not a dataclass: `validate` does not import dataclasses (inspect)
     severity: Severity
     code: str
     message: str

@@ -6,11 +6,12 @@ entity is kept (it is the order fields are generated, so it shows in the views).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
+from averos_ci.manifest.shape import FIELDS
 
-from averos_ci.manifest.schema import Application, CompositeMember, SimpleMember
+if TYPE_CHECKING:
+    from averos_ci.manifest.schema import Application
 
 NORMALIZED_VERSION = 1
 
@@ -19,8 +20,19 @@ def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if v is not None}
 
 
-def _member(m: BaseModel) -> dict[str, Any]:
-    if isinstance(m, SimpleMember):
+def _declared(obj: Any, model: str) -> dict[str, Any]:
+    """``obj.model_dump(exclude_none=True)`` without its unknown keys, for the pydantic model
+    and the plain :class:`~averos_ci.manifest.shape.Shape` alike (scalar and list fields)."""
+    out = {}
+    for name in FIELDS[model]:
+        value = getattr(obj, name)
+        if value is not None:
+            out[name] = list(value) if isinstance(value, list) else value
+    return out
+
+
+def _member(m: Any) -> dict[str, Any]:
+    if m.memberNature == "simple":
         enum = (
             ",".join(v.strip() for v in (m.listOfEnumValues or "").split(","))
             if m.memberType == "enumeration"
@@ -36,7 +48,6 @@ def _member(m: BaseModel) -> dict[str, Any]:
                 "renamedFrom": m.renamedFrom,
             }
         )
-    assert isinstance(m, CompositeMember)
     return _drop_none(
         {
             "nature": "composite",
@@ -49,7 +60,7 @@ def _member(m: BaseModel) -> dict[str, Any]:
     )
 
 
-def normalize(app: Application, members: dict[tuple[int, int], BaseModel]) -> dict[str, Any]:
+def normalize(app: Application, members: dict[tuple[int, int], Any]) -> dict[str, Any]:
     entities: dict[str, Any] = {}
     for ei, e in enumerate(app.entities):
         entities[e.name] = _drop_none(
@@ -60,7 +71,10 @@ def normalize(app: Application, members: dict[tuple[int, int], BaseModel]) -> di
                 "members": [_member(members[(ei, mi)]) for mi in range(len(e.members))],
             }
         )
-    http = app.httpAuthConfig.model_dump(exclude_none=True) if app.httpAuthConfig else None
+    http: Any = app.httpAuthConfig
+    if http is not None:  # a Shape has no unknown keys; a model keeps them (model_dump)
+        dump = getattr(http, "model_dump", None)
+        http = dump(exclude_none=True) if dump is not None else _declared(http, "HttpAuthConfig")
     return {
         "normalizedVersion": NORMALIZED_VERSION,
         "application": {
@@ -74,8 +88,7 @@ def normalize(app: Application, members: dict[tuple[int, int], BaseModel]) -> di
         "httpAuthConfig": http,
         "entities": entities,
         "serviceConfigurations": {
-            s.name: s.model_dump(exclude_none=True, exclude=set(s.model_extra or {}))
-            for s in app.serviceConfigurations
+            s.name: _declared(s, "ServiceConfiguration") for s in app.serviceConfigurations
         },
         "useCases": {
             u.name: {"name": u.name, "ename": u.ename, "useCaseType": u.useCaseType}

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pydantic import BaseModel, ValidationError
-
-from averos_ci._validation import problems
-from averos_ci.manifest import schema
+from averos_ci.manifest import shape
 from averos_ci.manifest.issues import Issue, ManifestInvalid, Severity, sort_issues
 from averos_ci.manifest.report import Reporter
 from averos_ci.source import DEFAULT_MAX_BYTES, Document, Pointer, SourceError, load_document
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
-@dataclass(frozen=True)
-class ValidationResult:
+# No dataclass, no pydantic on this module's import: ``averos-ci validate`` (the pre-commit
+# hook) pays for neither when the manifest is valid (shape.py).
+
+
+class ValidationResult(NamedTuple):
     path: Path
     issues: list[Issue]
     manifest: dict[str, Any] | None  # normalized manifest; None when there are errors
@@ -26,8 +27,12 @@ class ValidationResult:
         return not any(i.is_error for i in self.issues)
 
 
-def validate_file(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ValidationResult:
-    """Validate one manifest file. Never raises for bad input: everything is an Issue."""
+def validate_file(
+    path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, normalized: bool = True
+) -> ValidationResult:
+    """Validate one manifest file. Never raises for bad input: everything is an Issue.
+    ``normalized=False``: the findings only (``manifest`` stays ``None``), what ``validate``
+    prints."""
     path = Path(path)
     try:
         doc = load_document(path, max_bytes=max_bytes, what="manifest")
@@ -43,7 +48,7 @@ def validate_file(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Va
             exc.hint,
         )
         return ValidationResult(path, [issue], None)
-    return validate_document(doc)
+    return validate_document(doc, normalized=normalized)
 
 
 def load_manifest(
@@ -56,8 +61,7 @@ def load_manifest(
     return result.manifest, result.issues
 
 
-def validate_document(doc: Document) -> ValidationResult:
-    from averos_ci.manifest.normalize import normalize
+def validate_document(doc: Document, *, normalized: bool = True) -> ValidationResult:
     from averos_ci.manifest.rules import check_semantics
 
     data = doc.data
@@ -79,20 +83,35 @@ def validate_document(doc: Document) -> ValidationResult:
         )
         return _result(doc, report, None)
     report.base = base
+    # the plain check (no pydantic) when it is sure the shape is valid, else pydantic's
+    checked = shape.plain_application(data)
+    app: Any  # schema.Application or a shape.Shape with the same attributes
+    app, members = checked if checked is not None else _pydantic_shape(data, report)
+    if app is None or report.has_errors:
+        return _result(doc, report, None)
+    _unknown_keys(data, report)
+    check_semantics(app, members, report)
+    if report.has_errors or not normalized:
+        return _result(doc, report, None)
+    from averos_ci.manifest.normalize import normalize
+
+    manifest = normalize(app, members)
+    return _result(doc, report, manifest)
+
+
+def _pydantic_shape(data: Any, report: Reporter) -> tuple[Any, dict[tuple[int, int], Any]]:
+    """The application and its members as pydantic models, shape errors reported."""
+    from averos_ci.manifest import schema
+
     app = _shape(schema.Application, data, (), report)
-    members: dict[tuple[int, int], BaseModel] = {}
+    members: dict[tuple[int, int], Any] = {}
     if app is not None:
         for ei, entity in enumerate(app.entities):
             for mi, raw in enumerate(entity.members):
                 member = _member(raw, ("entities", ei, "members", mi), report)
                 if member is not None:
                     members[(ei, mi)] = member
-    if app is None or report.has_errors:
-        return _result(doc, report, None)
-    _unknown_keys(data, report)
-    check_semantics(app, members, report)
-    manifest = None if report.has_errors else normalize(app, members)
-    return _result(doc, report, manifest)
+    return app, members
 
 
 def _result(doc: Document, report: Reporter, manifest: dict[str, Any] | None) -> ValidationResult:
@@ -103,6 +122,10 @@ _MISSING_HINTS = {"applicationName": "every manifest names its application"}
 
 
 def _shape(model: type[BaseModel], data: Any, at: Pointer, report: Reporter) -> Any:
+    from pydantic import ValidationError
+
+    from averos_ci._validation import problems
+
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -144,6 +167,8 @@ def _existing(data: Any, loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
 
 
 def _member(raw: Any, at: Pointer, report: Reporter) -> BaseModel | None:
+    from averos_ci.manifest import schema
+
     if not isinstance(raw, dict):
         report.error("SYN-10", f"a member must be an object (got {type(raw).__name__})", at)
         return None
@@ -164,24 +189,24 @@ def _member(raw: Any, at: Pointer, report: Reporter) -> BaseModel | None:
 
 
 # Which known-key set applies below which list key.
-_CHILDREN: dict[str, type[BaseModel]] = {
-    "entities": schema.Entity,
-    "services": schema.Service,
-    "serviceConfigurations": schema.ServiceConfiguration,
-    "useCases": schema.UseCase,
-    "blankPages": schema.BlankPage,
-    "fieldMappings": schema.FieldMapping,
-    "mapping": schema.MappingEntry,
-    "authentication": schema.AuthenticationProvider,
-    "config": schema.AuthConfigEntry,
-    "languages": schema.Language,
-    "translationEntries": schema.TranslationEntry,
+_CHILDREN: dict[str, str] = {
+    "entities": "Entity",
+    "services": "Service",
+    "serviceConfigurations": "ServiceConfiguration",
+    "useCases": "UseCase",
+    "blankPages": "BlankPage",
+    "fieldMappings": "FieldMapping",
+    "mapping": "MappingEntry",
+    "authentication": "AuthenticationProvider",
+    "config": "AuthConfigEntry",
+    "languages": "Language",
+    "translationEntries": "TranslationEntry",
 }
 
 
 def _unknown_keys(data: dict[str, Any], report: Reporter) -> None:
-    def check(obj: dict[str, Any], model: type[BaseModel], at: Pointer) -> None:
-        known = schema.known_keys(model)
+    def check(obj: dict[str, Any], model: str, at: Pointer) -> None:
+        known = shape.FIELDS[model]
         for key, value in obj.items():
             if key not in known:
                 report.warning(
@@ -193,18 +218,18 @@ def _unknown_keys(data: dict[str, Any], report: Reporter) -> None:
                 )
                 continue
             if key == "httpAuthConfig" and isinstance(value, dict):
-                check(value, schema.HttpAuthConfig, (*at, key))
+                check(value, "HttpAuthConfig", (*at, key))
             elif key == "members" and isinstance(value, list):
                 for i, m in enumerate(value):
                     nature = m.get("memberNature")
-                    sub = schema.SimpleMember if nature == "simple" else schema.CompositeMember
+                    sub = "SimpleMember" if nature == "simple" else "CompositeMember"
                     check(m, sub, (*at, key, i))
             elif key in _CHILDREN and isinstance(value, list):
                 for i, item in enumerate(value):
                     if isinstance(item, dict):
                         check(item, _CHILDREN[key], (*at, key, i))
 
-    check(data, schema.Application, ())
+    check(data, "Application", ())
 
 
 def validate_paths(
@@ -225,7 +250,7 @@ def validate_paths(
         paths = [load_config(config).manifest_path]
     issues: list[Issue] = []
     for path in paths:
-        issues.extend(validate_file(path, max_bytes=max_bytes).issues)
+        issues.extend(validate_file(path, max_bytes=max_bytes, normalized=False).issues)
     errors = sum(1 for i in issues if i.is_error)
     if output_format == "json":
         print(format_json(issues, files=[str(p) for p in paths]))

@@ -57,6 +57,7 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
     actions: dict[str, Action] = {}
     changes: dict[Bucket, list[Change]] = {b: [] for b in Bucket}
     matched: set[str] = set()
+    shared: attributes.Shared = {}  # equal attributes: one object (attributes.py)
     for key, element in new.items():
         before = old.get(key)
         renamed_from = None
@@ -70,7 +71,7 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
                     id=element.id,
                     kind=element.kind,
                     bucket=Bucket.TO_ADD,
-                    attributes=attributes.created(element),
+                    attributes=attributes.created(element, shared=shared),
                 )
             )
             continue
@@ -87,7 +88,7 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
                     fields=tuple(fields),
                     renamed_from=renamed_from,
                     reason=replacement_reason(fields),
-                    attributes=attributes.changed(before, element),
+                    attributes=attributes.changed(before, element, shared=shared),
                 )
             )
         elif renamed_from is not None:
@@ -101,7 +102,7 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
                     bucket=Bucket.TO_UPDATE,
                     fields=tuple(fields),
                     renamed_from=renamed_from,
-                    attributes=attributes.changed(before, element),
+                    attributes=attributes.changed(before, element, shared=shared),
                 )
             )
         elif fields:
@@ -112,7 +113,7 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
                     kind=element.kind,
                     bucket=Bucket.TO_UPDATE,
                     fields=tuple(fields),
-                    attributes=attributes.changed(before, element),
+                    attributes=attributes.changed(before, element, shared=shared),
                 )
             )
         else:
@@ -128,7 +129,7 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
                     kind=element.kind,
                     bucket=Bucket.TO_REMOVE,
                     reason=REMOVAL_REASON,
-                    attributes=attributes.removed(element),
+                    attributes=attributes.removed(element, shared=shared),
                 )
             )
     for bucket in changes.values():

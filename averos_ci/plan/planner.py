@@ -20,6 +20,7 @@ from averos_ci.plan.elements import Element, elements
 from averos_ci.plan.model import (
     PLAN_FORMAT_VERSION,
     Action,
+    AttributeWire,
     Bucket,
     Change,
     ExecutionPlan,
@@ -55,17 +56,19 @@ def sha256_json(value: object) -> str:
 _PIECE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 
 
+_BATCH = 256  # list items encoded per piece: few encoder calls, small pieces
+
+
 def _canonical_pieces(value: object, depth: int) -> Iterator[str]:
-    """``canonical_json(value)`` without its newline, in pieces (dicts and lists split down to
-    ``depth`` levels; what json.dumps writes for them, key order included)."""
+    """``canonical_json(value)`` without its newline, in pieces (dicts split by key down to
+    ``depth`` levels, long lists in batches of items; what json.dumps writes for them, key
+    order included: the encoder writes a part of a value as it writes the whole)."""
     if depth == 0 or not isinstance(value, dict | list) or not _str_keys(value):
         yield _PIECE(value)
     elif isinstance(value, list):
         yield "["
-        for i, item in enumerate(value):
-            if i:
-                yield ","
-            yield from _canonical_pieces(item, depth - 1)
+        for i in range(0, len(value), _BATCH):
+            yield ("," if i else "") + _PIECE(value[i : i + _BATCH])[1:-1]
         yield "]"
     else:
         yield "{"
@@ -179,6 +182,9 @@ def _plan_manifest(
         to_remove=tuple(diff.changes[Bucket.TO_REMOVE]),
         unchanged=tuple(c.id for c in diff.changes[Bucket.UNCHANGED]),
     )
+    # The elements, the old ones and the diff's tables are not part of the plan: free them
+    # before the wire is built (on 5,000 entities they are ~60 MB of the peak).
+    del new, old, diff, unchanged_ids
     counts = PlanCounts(
         create=tally[_CREATE],
         update=tally[_UPDATE],
@@ -218,11 +224,18 @@ def _plan_manifest(
     return PlanResult(plan, manifest, state)
 
 
-def _change_wire(c: Change) -> dict[str, Any]:
+def _change_wire(c: Change, wires: dict[int, AttributeWire]) -> dict[str, Any]:
     # By hand, not through pydantic: large plans carry ~5 attributes per node (equal to
-    # ``PlanDiff.to_wire()``, which a test checks).
+    # ``PlanDiff.to_wire()``, which a test checks). A shared attribute (attributes.py) has one
+    # wire form too, read-only like the rest of the cached wire.
+    out = []
+    for a in c.attributes:
+        wire = wires.get(id(a))
+        if wire is None:
+            wire = wires[id(a)] = attribute_wire(a.__dict__)
+        out.append(wire)
     return {
-        "attributes": [attribute_wire(a.__dict__) for a in c.attributes],
+        "attributes": out,
         "bucket": c.bucket.value,
         "fields": list(c.fields),
         "id": c.id,
@@ -233,11 +246,12 @@ def _change_wire(c: Change) -> dict[str, Any]:
 
 
 def _diff_wire(diff: PlanDiff) -> dict[str, Any]:
+    wires: dict[int, AttributeWire] = {}  # id of an attribute (alive in ``diff``) -> its wire
     return {
-        "toAdd": [_change_wire(c) for c in diff.to_add],
-        "toUpdate": [_change_wire(c) for c in diff.to_update],
-        "conflicts": [_change_wire(c) for c in diff.conflicts],
-        "toRemove": [_change_wire(c) for c in diff.to_remove],
+        "toAdd": [_change_wire(c, wires) for c in diff.to_add],
+        "toUpdate": [_change_wire(c, wires) for c in diff.to_update],
+        "conflicts": [_change_wire(c, wires) for c in diff.conflicts],
+        "toRemove": [_change_wire(c, wires) for c in diff.to_remove],
         "unchanged": list(diff.unchanged),
     }
 
@@ -258,24 +272,33 @@ _CREATE, _UPDATE, _SKIP = Action.CREATE, Action.UPDATE, Action.SKIP
 
 
 def _order(new: dict[str, Element]) -> list[Element]:
-    """Stable topological order: among ready nodes, smallest (phase rank, order, id) first."""
-    by_id = {e.id: e for e in new.values()}
-    sorter: graphlib.TopologicalSorter[str] = graphlib.TopologicalSorter()
-    for e in new.values():
-        sorter.add(e.id, *e.deps)
-    sorter.prepare()  # raises CycleError; the element table never builds one
+    """Stable topological order: among ready nodes, smallest (phase rank, order, id) first.
 
+    Kahn's algorithm over a heap, by hand: graphlib's bookkeeping per node was a fifth of the
+    planning time on 5,000 entities (the order is the same: the smallest ready node first)."""
+    by_id = {e.id: e for e in new.values()}
     ranks = {phase: phase.rank for phase in Phase}
     keys = {e.id: (ranks[e.phase], e.order[0], e.order[1], e.id) for e in new.values()}
-    key = keys.__getitem__
-
-    heap = [key(n) for n in sorter.get_ready()]
+    waiting: dict[str, int] = {}
+    children: dict[str, list[str]] = {}
+    heap = []
+    for e in new.values():
+        if e.deps:
+            waiting[e.id] = len(e.deps)
+            for dep in e.deps:
+                children.setdefault(dep, []).append(e.id)
+        else:
+            heap.append(keys[e.id])
     heapq.heapify(heap)
     out: list[Element] = []
     while heap:
         node_id = heapq.heappop(heap)[3]
         out.append(by_id[node_id])
-        sorter.done(node_id)
-        for ready in sorter.get_ready():
-            heapq.heappush(heap, key(ready))
+        for child in children.get(node_id, ()):
+            waiting[child] -= 1
+            if not waiting[child]:
+                heapq.heappush(heap, keys[child])
+    if len(out) != len(by_id):  # the element table never builds a cycle (nor a lost dep)
+        stuck = sorted(node for node, n in waiting.items() if n)
+        raise graphlib.CycleError("nodes in a cycle or waiting on a missing node", stuck)
     return out

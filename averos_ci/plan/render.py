@@ -88,6 +88,7 @@ def render_rich(plan: ExecutionPlan) -> Text:
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 _compact = _ENCODER.encode
+_BATCH = 256  # list items per piece
 
 
 def _pretty(value: object, depth: int, indent: str = "") -> Iterator[str]:
@@ -99,9 +100,9 @@ def _pretty(value: object, depth: int, indent: str = "") -> Iterator[str]:
         yield _compact(value)
     elif isinstance(value, list):
         yield "[\n"
-        for i, v in enumerate(value):
-            yield f",\n{inner}" if i else inner
-            yield _compact(v)
+        sep = ",\n" + inner
+        for i in range(0, len(value), _BATCH):  # one piece per batch: fewer writes
+            yield (sep if i else inner) + sep.join(map(_compact, value[i : i + _BATCH]))
         yield "\n" + indent + "]"
     else:
         yield "{\n"

@@ -6,6 +6,7 @@ REF-xx references, CON-xx constraints (see the README's table of codes).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from averos_ci.manifest.report import Reporter
 from averos_ci.manifest.rules.common import Members
@@ -14,7 +15,9 @@ from averos_ci.manifest.rules.members import check_members
 from averos_ci.manifest.rules.naming import check_names
 from averos_ci.manifest.rules.references import check_references
 from averos_ci.manifest.rules.settings import check_settings
-from averos_ci.manifest.schema import Application
+
+if TYPE_CHECKING:
+    from averos_ci.manifest.schema import Application
 
 __all__ = ["RULES", "Members", "check_semantics"]
 

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from collections.abc import Iterable
+from typing import Any
 
-from averos_ci._suggest import suggest as suggest
-from averos_ci.manifest.schema import SimpleMember
-
-Members = dict[tuple[int, int], BaseModel]
-
-
-def member_name(m: BaseModel) -> str:
-    return m.mname if isinstance(m, SimpleMember) else m.memberName  # type: ignore[attr-defined]
+# (entity index, member index) -> the member: a pydantic model (schema.py) or a checked
+# plain Shape (shape.py) with the same attributes. Rules read attributes only.
+Members = dict[tuple[int, int], Any]
 
 
-def member_key(m: BaseModel) -> str:
-    return "mname" if isinstance(m, SimpleMember) else "memberName"
+def is_simple(m: Any) -> bool:
+    """A simple member (else composite: validation let no other memberNature through)."""
+    return m.memberNature == "simple"  # type: ignore[no-any-return]
+
+
+def member_name(m: Any) -> str:
+    return m.mname if is_simple(m) else m.memberName  # type: ignore[no-any-return]
+
+
+def member_key(m: Any) -> str:
+    return "mname" if is_simple(m) else "memberName"
+
+
+def suggest(name: str, choices: Iterable[str]) -> str | None:
+    """:func:`averos_ci._suggest.suggest`, imported on a finding (difflib stays unloaded on
+    the valid path)."""
+    from averos_ci._suggest import suggest as closest
+
+    return closest(name, choices)

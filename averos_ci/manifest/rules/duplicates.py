@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from averos_ci.manifest.report import Reporter
 from averos_ci.manifest.rules.common import Members, member_key, member_name
-from averos_ci.manifest.schema import Application
 from averos_ci.source import Pointer
+
+if TYPE_CHECKING:
+    from averos_ci.manifest.schema import Application
 
 
 def _dupes(items: Iterable[tuple[str, Pointer]], what: str, r: Reporter) -> None:
@@ -30,7 +31,7 @@ def _dupes(items: Iterable[tuple[str, Pointer]], what: str, r: Reporter) -> None
 
 def check_duplicates(app: Application, members: Members, r: Reporter) -> None:
     _dupes(((e.name, ("entities", i, "name")) for i, e in enumerate(app.entities)), "entity", r)
-    by_entity: dict[int, list[tuple[int, BaseModel]]] = defaultdict(list)
+    by_entity: dict[int, list[tuple[int, Any]]] = defaultdict(list)
     for (ei, mi), m in sorted(members.items()):
         by_entity[ei].append((mi, m))
     for ei, entity_members in by_entity.items():

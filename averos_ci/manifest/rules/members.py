@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING, Any
 
 from averos_ci.manifest import names as N
 from averos_ci.manifest.report import Reporter
-from averos_ci.manifest.rules.common import Members
-from averos_ci.manifest.schema import Application, CompositeMember, SimpleMember
+from averos_ci.manifest.rules.common import Members, is_simple
 from averos_ci.source import Pointer
+
+if TYPE_CHECKING:
+    from averos_ci.manifest.schema import Application
 
 
 def check_members(app: Application, members: Members, r: Reporter) -> None:
     tags: dict[tuple[int, str], list[Pointer]] = defaultdict(list)
     for (ei, mi), m in sorted(members.items()):
         at: Pointer = ("entities", ei, "members", mi)
-        if isinstance(m, SimpleMember):
+        if is_simple(m):
             _simple(m, at, r)
             tag = m.memberTag or ""
             if tag:
@@ -33,7 +36,7 @@ def check_members(app: Application, members: Members, r: Reporter) -> None:
                             f"a {tag} member must be a string or a number, not {m.memberType!r}",
                             (*at, "memberType"),
                         )
-        elif isinstance(m, CompositeMember):
+        else:
             if m.fieldRelationType not in N.RELATION_TYPES:
                 r.error(
                     "CON-08",
@@ -58,7 +61,7 @@ def check_members(app: Application, members: Members, r: Reporter) -> None:
             )
 
 
-def _simple(m: SimpleMember, at: Pointer, r: Reporter) -> None:
+def _simple(m: Any, at: Pointer, r: Reporter) -> None:
     if m.memberType not in N.MEMBER_TYPES:
         r.error(
             "CON-08",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from averos_ci.manifest import names as N
 from averos_ci.manifest.report import Reporter
-from averos_ci.manifest.rules.common import Members, member_name
-from averos_ci.manifest.schema import Application, CompositeMember, SimpleMember
+from averos_ci.manifest.rules.common import Members, is_simple, member_name
 from averos_ci.source import Pointer
+
+if TYPE_CHECKING:
+    from averos_ci.manifest.schema import Application
 
 
 def _check_name(name: str, at: Pointer, r: Reporter, *, pascal: bool, what: str) -> None:
@@ -48,9 +52,9 @@ def check_names(app: Application, members: Members, r: Reporter) -> None:
             _check_rename(e.renamedFrom, e.name, ("entities", i, "renamedFrom"), r, pascal=True)
     for (ei, mi), m in members.items():
         at: Pointer = ("entities", ei, "members", mi)
-        if isinstance(m, SimpleMember):
+        if is_simple(m):
             _check_name(m.mname, (*at, "mname"), r, pascal=False, what="member")
-        elif isinstance(m, CompositeMember):
+        else:
             _check_name(m.memberName, (*at, "memberName"), r, pascal=False, what="member")
         renamed = getattr(m, "renamedFrom", None)
         if renamed is not None:

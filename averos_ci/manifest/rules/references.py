@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from averos_ci.manifest import names as N
 from averos_ci.manifest.report import Reporter
-from averos_ci.manifest.rules.common import Members, member_name, suggest
-from averos_ci.manifest.schema import Application, CompositeMember
+from averos_ci.manifest.rules.common import Members, is_simple, member_name, suggest
 from averos_ci.source import Pointer
+
+if TYPE_CHECKING:
+    from averos_ci.manifest.schema import Application
 
 
 def check_references(app: Application, members: Members, r: Reporter) -> None:
@@ -20,7 +23,7 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
         owner = app.entities[ei].name
         member_names[owner].add(member_name(m))
         at: Pointer = ("entities", ei, "members", mi)
-        ename = m.ename  # type: ignore[attr-defined]
+        ename = m.ename
         if ename != owner:
             r.error(
                 "REF-01",
@@ -28,7 +31,7 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
                 (*at, "ename"),
                 hint=f"set ename: {owner}",
             )
-        if isinstance(m, CompositeMember) and m.fename in entities:
+        if not is_simple(m) and m.fename in entities:
             derived = m.fename[:1].lower() + m.fename[1:]
             derived += "s" if m.fieldRelationType == "OneToMany" else ""
             if m.memberName != derived:
@@ -39,7 +42,7 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
                     hint=f"use memberName: {derived} (the angular-schematics adapter refuses "
                     "other names)",
                 )
-        if isinstance(m, CompositeMember) and m.fename not in entities:
+        if not is_simple(m) and m.fename not in entities:
             r.error(
                 "REF-02",
                 f"fename {m.fename!r} names no entity",

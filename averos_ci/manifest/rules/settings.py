@@ -3,10 +3,14 @@ pages' menus and spaces (CON-08), service protocols (CON-12)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from averos_ci.manifest import names as N
 from averos_ci.manifest.report import Reporter
 from averos_ci.manifest.rules.common import Members, suggest
-from averos_ci.manifest.schema import Application
+
+if TYPE_CHECKING:
+    from averos_ci.manifest.schema import Application
 
 
 def check_settings(app: Application, members: Members, r: Reporter) -> None:

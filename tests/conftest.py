@@ -1,4 +1,8 @@
-"""Shared fixtures. Every test runs with an empty, private $HOME and fails if it writes there."""
+"""Shared fixtures. Every test runs with an empty, private $HOME and fails if it writes there.
+
+The suite runs under pytest-xdist (``.ci/run``: ``-n 4 --dist loadgroup``); see
+``pytest_collection_modifyitems`` below for which tests share a worker, and docs/development.md.
+"""
 
 from __future__ import annotations
 
@@ -36,6 +40,40 @@ def unavailable(reason: str) -> NoReturn:
     if in_ci():
         pytest.fail(f"CI is set and this test cannot run: {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+# Session fixtures costly enough that one worker should pay for them once: the tests using them
+# share an xdist group (a private dockerd and the image build take minutes; the site ~20 s).
+SESSION_GROUPS = {"docker_host": "docker", "image": "docker", "site": "docs-site"}
+
+
+def xdist_group_of(item: pytest.Item) -> str | None:
+    """The group a test must share a worker with, or ``None`` (any worker).
+
+    Under ``--dist loadgroup`` a module-scoped fixture would otherwise be built once per
+    worker that runs one of the module's tests (a generated Angular workspace: minutes), so
+    the tests of a module using one of its own module-scoped fixtures form one group."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    for name in info.names_closure:
+        if name in SESSION_GROUPS:
+            return SESSION_GROUPS[name]
+    for name in info.names_closure:
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            if fixturedef.scope in ("module", "package"):
+                return item.nodeid.split("::")[0]
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (it suffixes node ids with them)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        group = xdist_group_of(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.hookimpl(wrapper=True)

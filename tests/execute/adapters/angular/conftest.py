@@ -6,6 +6,7 @@ Tests needing Node are marked ``angular``. Without Node they are skipped, except
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,11 +42,18 @@ def angular_cache_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def angular_template(angular_cache_dir: Path) -> Path:
+    """The cached template workspace. Under pytest-xdist every worker asks for it: an exclusive
+    lock on a file in the cache folder makes the first one build it (minutes on a cold cache)
+    while the others wait, then find it ready (the build itself renames a finished staging
+    folder into place, so a reader never sees half a template)."""
     _require_node()
     old = os.environ.get("AVEROS_CI_CACHE_DIR")
     os.environ["AVEROS_CI_CACHE_DIR"] = str(angular_cache_dir)
     try:
-        return template_workspace()
+        angular_cache_dir.mkdir(parents=True, exist_ok=True)
+        with (angular_cache_dir / ".template-build.lock").open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            return template_workspace()
     finally:
         if old is None:
             del os.environ["AVEROS_CI_CACHE_DIR"]

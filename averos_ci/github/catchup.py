@@ -36,8 +36,9 @@ from averos_ci.github.apply_step import (
     comment_result,
     find_merged_pr,
 )
-from averos_ci.github.recomputed import publish_recomputed
+from averos_ci.github.recomputed import publish_recomputed, with_code_change
 from averos_ci.plan import ExecutionPlan
+from averos_ci.plan.planner import PlanResult
 from averos_ci.review.approvals import require_approval
 from averos_ci.review.markdown import escape
 from averos_ci.review.policy_gate import refuse_violations
@@ -60,8 +61,12 @@ from averos_ci.statebranch.state_branch import StateBranch
 class Step:
     sha: str
     manifest: Path  # the manifest at ``sha``, as a file
-    plan: ExecutionPlan  # planned against the current state
+    planned: PlanResult  # planned against the current state
     tip: str | None  # the state branch commit holding that state
+
+    @property
+    def plan(self) -> ExecutionPlan:
+        return self.planned.plan
 
 
 def catch_up(
@@ -192,10 +197,15 @@ def _next_step(
         return None, None
     step, pr, refusal = first
     number = int(pr["number"]) if pr else None
-    ctx.report.set(plan_hash=step.plan.plan_hash, has_changes=True, success=False)
     behind = len(commits) - commits.index(step.sha) - 1
+    shown = step.plan
     if number is not None and not isinstance(refusal, ApplyConflicts):
-        publish_recomputed(ctx, pr, step.plan, sha=step.sha, later=behind)
+        # with its code change: the apply executes exactly the plan approved there
+        shown, semantic = with_code_change(
+            ctx, step.planned, state_dir=peek, manifest=step.manifest
+        )
+        publish_recomputed(ctx, pr, shown, sha=step.sha, later=behind, semantic=semantic)
+    ctx.report.set(plan_hash=shown.plan_hash, has_changes=True, success=False)
     if step.sha != head:
         refusal.message += (
             f" (stopped at {step.sha[:12]}"
@@ -205,7 +215,7 @@ def _next_step(
         refusal.args = (refusal.message,)
     if number is not None and not isinstance(refusal, ApplyConflicts):
         refusal.hint = (
-            f"approve the recomputed plan on #{number} ({approve_text(step.plan)}): that "
+            f"approve the recomputed plan on #{number} ({approve_text(shown)}): that "
             "resumes the catch-up; or re-run it with the workflow_dispatch trigger"
         )
     _refused(ctx, number, refusal)
@@ -282,7 +292,7 @@ def _plan_at(
     dest: Path,
     state: AppliedState | None,
     sb: StateBranch,
-) -> tuple[Path, ExecutionPlan]:
+) -> tuple[Path, PlanResult]:
     folder = dest / sha
     manifest = folder / Path(rel).name  # keep the name: the suffix selects JSON or YAML
     if not manifest.is_file():
@@ -294,7 +304,7 @@ def _plan_at(
             )
         folder.mkdir(parents=True, exist_ok=True)
         manifest.write_bytes(data)
-    return manifest, ctx.plan_state(sb, state, manifest_path=manifest).planned.plan
+    return manifest, ctx.plan_state(sb, state, manifest_path=manifest).planned
 
 
 def _manifest_rel(ctx: FlowContext) -> str:

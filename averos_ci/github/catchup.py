@@ -10,7 +10,10 @@ the pull request's plan was — is approved on the pull request merged there (th
 :func:`~averos_ci.review.approvals.require_approval` as ever: same base state, manifest and
 planHash). Then again from there. Where no approved plan covers the next step, it stops: the
 pull request of the next step gets the recomputed plan in its sticky comment (approvable
-there, see :mod:`averos_ci.github.recovery`), and the rest stays pending.
+there, see :mod:`averos_ci.github.recovery`), and the rest stays pending. With a regenerating
+adapter that plan carries its code change, computed here from the default branch's checkout
+(:func:`~averos_ci.github.recomputed.with_code_change`); and an approved plan whose code change
+is no longer the one the apply computes (the workspace moved) is refused and republished so.
 
 Every step is planned with the checkout's config (adapter, options); the manifest is read
 from each commit with git. A claim left by an interrupted apply is resumed first.
@@ -27,6 +30,7 @@ from typing import Any
 import git
 
 from averos_ci.errors import InputError
+from averos_ci.execute.apply import PlanMismatch
 from averos_ci.forge.context import FlowContext
 from averos_ci.github.apply_step import (
     ApplyFn,
@@ -102,6 +106,11 @@ def catch_up(
                     planned=PlannedStep(step.tip, step.plan),  # re-planned only if the tip moved
                 )
             except (ApplyRefused, WorkspaceMismatch, AdapterMismatch) as exc:
+                _refused(ctx, number, exc)
+                raise
+            except PlanMismatch as exc:  # the approved code change is not the one computed now
+                if pr is not None:
+                    _republish(ctx, sb, work, step, pr, exc)
                 _refused(ctx, number, exc)
                 raise
             done.append((step.sha, result))
@@ -220,6 +229,24 @@ def _next_step(
         )
     _refused(ctx, number, refusal)
     raise refusal
+
+
+def _republish(
+    ctx: FlowContext, sb: StateBranch, work: Path, step: Step, pr: Any, exc: PlanMismatch
+) -> None:
+    """The approved plan's code change is not the one the apply computed (the workspace or the
+    pristine tree moved since it was shown): its merged PR gets the plan with the code change
+    computed now, for a new approval; the earlier approvals pin the old planHash."""
+    folder = work / "recheck"
+    shutil.rmtree(folder, ignore_errors=True)
+    sb.export(sb.fetch(), ctx.project, folder)
+    shown, semantic = with_code_change(ctx, step.planned, state_dir=folder, manifest=step.manifest)
+    publish_recomputed(ctx, pr, shown, sha=step.sha, later=0, semantic=semantic)
+    exc.hint = (
+        f"the code change changed since the plan was approved (the workspace moved): approve "
+        f"the recomputed plan on #{pr['number']} ({approve_text(shown)}), that resumes the "
+        "catch-up"
+    )
 
 
 def approve_text(plan: ExecutionPlan) -> str:

@@ -91,9 +91,9 @@ def publish_recomputed(
         meta = replace(meta, approvals=old.current_approvals(), head_at=old.head_at)  # a re-run
     note = (
         f"⛔ **Not applied after the merge.** No approval here covers this merge's plan "
-        f"against the current state (it was never approved, or the state or the manifest "
-        f"moved since). This is the plan of merge commit {code(sha[:12])} recomputed against "
-        f"the current state. Approving it applies it"
+        f"against the current state (it was never approved, or the state, the manifest or "
+        f"the workspace moved since). This is the plan of merge commit {code(sha[:12])} "
+        f"recomputed against the current state. Approving it applies it"
         + (f" and resumes the catch-up ({later} later commit(s) wait)." if later > 0 else ".")
     )
     body = render_plan_comment(

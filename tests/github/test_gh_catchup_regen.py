@@ -107,3 +107,36 @@ def test_a_re_plan_of_an_open_pull_request_stays_pending_and_says_how_to_complet
     assert meta.pending and COMPUTING in body
     assert "re-run the latest *averos-ci plan* run of this head, or push" in body
     assert "/averos approve" not in body
+
+
+def test_an_approved_code_change_the_workspace_moved_under_is_recomputed_for_a_new_approval(
+    world: World, fake: FakeGitHub
+) -> None:
+    head = open_pr_from_main(world, 2, manifest_variant(2))
+    wf = world.plan_workflow(2, head)
+    assert wf.complete is not None and wf.complete.code == 0, wf.plan.stdout + wf.plan.stderr
+    _, shown = sticky(fake, 2)
+    assert approve(world, 2, "bob", head).outputs["approved"] == "true"
+    # a hand edit lands on main after the approval, in a file the code change touches
+    git(world.dev, "checkout", "-q", "main")
+    git(world.dev, "pull", "-q", "--ff-only", "origin", "main")
+    fr = "workspace/src/assets/i18n/fr.txt"
+    text = (world.dev / fr).read_text(encoding="utf-8")
+    world.commit("main", {fr: "# USER HAND EDIT\n" + text}, "hand edit")
+    refused = merge_and_apply(world, "change-2", 2)
+    assert refused.code == 2, refused.stdout + refused.stderr
+    assert "nothing was executed" in refused.stderr and "the workspace moved" in refused.stderr
+    assert serial(world) == 1
+    body, meta = sticky(fake, 2)
+    assert "Not applied after the merge" in body and not meta.pending
+    assert meta.semantic_hash == shown.semantic_hash and meta.plan_hash != shown.plan_hash
+
+    main = world.branch_sha("main")
+    assert main is not None
+    c = fake.add_comment(2, user="bob", body=world.approve_command(2))
+    r = world.run("issue_comment", world.comment_event(2, c), main, command="apply")
+    assert r.code == 0, r.stdout + r.stderr
+    assert f"plan {meta.plan_hash} approved by bob" in r.stdout
+    assert "applied the code change" in r.stdout and serial(world) == 2
+    merged = git(world.origin, "show", f"main:{fr}")
+    assert merged.startswith("# USER HAND EDIT\n") and "extra.k1" in merged

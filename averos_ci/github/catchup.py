@@ -10,7 +10,10 @@ the pull request's plan was — is approved on the pull request merged there (th
 :func:`~averos_ci.review.approvals.require_approval` as ever: same base state, manifest and
 planHash). Then again from there. Where no approved plan covers the next step, it stops: the
 pull request of the next step gets the recomputed plan in its sticky comment (approvable
-there, see :mod:`averos_ci.github.recovery`), and the rest stays pending.
+there, see :mod:`averos_ci.github.recovery`), and the rest stays pending. With a regenerating
+adapter that plan carries its code change, computed here from the default branch's checkout
+(:func:`~averos_ci.github.recomputed.with_code_change`); and an approved plan whose code change
+is no longer the one the apply computes (the workspace moved) is refused and republished so.
 
 Every step is planned with the checkout's config (adapter, options); the manifest is read
 from each commit with git. A claim left by an interrupted apply is resumed first.
@@ -27,6 +30,7 @@ from typing import Any
 import git
 
 from averos_ci.errors import InputError
+from averos_ci.execute.apply import PlanMismatch
 from averos_ci.forge.context import FlowContext
 from averos_ci.github.apply_step import (
     ApplyFn,
@@ -36,8 +40,9 @@ from averos_ci.github.apply_step import (
     comment_result,
     find_merged_pr,
 )
-from averos_ci.github.recomputed import publish_recomputed
+from averos_ci.github.recomputed import publish_recomputed, with_code_change
 from averos_ci.plan import ExecutionPlan
+from averos_ci.plan.planner import PlanResult
 from averos_ci.review.approvals import require_approval
 from averos_ci.review.markdown import escape
 from averos_ci.review.policy_gate import refuse_violations
@@ -60,8 +65,12 @@ from averos_ci.statebranch.state_branch import StateBranch
 class Step:
     sha: str
     manifest: Path  # the manifest at ``sha``, as a file
-    plan: ExecutionPlan  # planned against the current state
+    planned: PlanResult  # planned against the current state
     tip: str | None  # the state branch commit holding that state
+
+    @property
+    def plan(self) -> ExecutionPlan:
+        return self.planned.plan
 
 
 def catch_up(
@@ -97,6 +106,11 @@ def catch_up(
                     planned=PlannedStep(step.tip, step.plan),  # re-planned only if the tip moved
                 )
             except (ApplyRefused, WorkspaceMismatch, AdapterMismatch) as exc:
+                _refused(ctx, number, exc)
+                raise
+            except PlanMismatch as exc:  # the approved code change is not the one computed now
+                if pr is not None:
+                    _republish(ctx, sb, work, step, pr, exc)
                 _refused(ctx, number, exc)
                 raise
             done.append((step.sha, result))
@@ -192,10 +206,15 @@ def _next_step(
         return None, None
     step, pr, refusal = first
     number = int(pr["number"]) if pr else None
-    ctx.report.set(plan_hash=step.plan.plan_hash, has_changes=True, success=False)
     behind = len(commits) - commits.index(step.sha) - 1
+    shown = step.plan
     if number is not None and not isinstance(refusal, ApplyConflicts):
-        publish_recomputed(ctx, pr, step.plan, sha=step.sha, later=behind)
+        # with its code change: the apply executes exactly the plan approved there
+        shown, semantic = with_code_change(
+            ctx, step.planned, state_dir=peek, manifest=step.manifest
+        )
+        publish_recomputed(ctx, pr, shown, sha=step.sha, later=behind, semantic=semantic)
+    ctx.report.set(plan_hash=shown.plan_hash, has_changes=True, success=False)
     if step.sha != head:
         refusal.message += (
             f" (stopped at {step.sha[:12]}"
@@ -205,11 +224,29 @@ def _next_step(
         refusal.args = (refusal.message,)
     if number is not None and not isinstance(refusal, ApplyConflicts):
         refusal.hint = (
-            f"approve the recomputed plan on #{number} ({approve_text(step.plan)}): that "
+            f"approve the recomputed plan on #{number} ({approve_text(shown)}): that "
             "resumes the catch-up; or re-run it with the workflow_dispatch trigger"
         )
     _refused(ctx, number, refusal)
     raise refusal
+
+
+def _republish(
+    ctx: FlowContext, sb: StateBranch, work: Path, step: Step, pr: Any, exc: PlanMismatch
+) -> None:
+    """The approved plan's code change is not the one the apply computed (the workspace or the
+    pristine tree moved since it was shown): its merged PR gets the plan with the code change
+    computed now, for a new approval; the earlier approvals pin the old planHash."""
+    folder = work / "recheck"
+    shutil.rmtree(folder, ignore_errors=True)
+    sb.export(sb.fetch(), ctx.project, folder)
+    shown, semantic = with_code_change(ctx, step.planned, state_dir=folder, manifest=step.manifest)
+    publish_recomputed(ctx, pr, shown, sha=step.sha, later=0, semantic=semantic)
+    exc.hint = (
+        f"the code change changed since the plan was approved (the workspace moved): approve "
+        f"the recomputed plan on #{pr['number']} ({approve_text(shown)}), that resumes the "
+        "catch-up"
+    )
 
 
 def approve_text(plan: ExecutionPlan) -> str:
@@ -282,7 +319,7 @@ def _plan_at(
     dest: Path,
     state: AppliedState | None,
     sb: StateBranch,
-) -> tuple[Path, ExecutionPlan]:
+) -> tuple[Path, PlanResult]:
     folder = dest / sha
     manifest = folder / Path(rel).name  # keep the name: the suffix selects JSON or YAML
     if not manifest.is_file():
@@ -294,7 +331,7 @@ def _plan_at(
             )
         folder.mkdir(parents=True, exist_ok=True)
         manifest.write_bytes(data)
-    return manifest, ctx.plan_state(sb, state, manifest_path=manifest).planned.plan
+    return manifest, ctx.plan_state(sb, state, manifest_path=manifest).planned
 
 
 def _manifest_rel(ctx: FlowContext) -> str:

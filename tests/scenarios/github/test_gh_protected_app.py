@@ -21,6 +21,7 @@ import pytest
 
 from tests.github.gh_fake import BOT, FakeGitHub, MergeRefused
 from tests.github.gh_protected import APP, APP_TOKEN, ProtectedWorld, serving
+from tests.github.gh_steps import sticky
 from tests.github.gh_world import JobResult, git, manifest_variant
 
 pytestmark = pytest.mark.slow
@@ -50,9 +51,26 @@ def open_pr(world: ProtectedWorld, number: int) -> str:
     files = {"todoapp.manifest.yaml": manifest_variant(number)}
     head = world.commit(f"feat{number}", files, f"change {number}")
     world.fake.add_pull(number, author="alice", head_sha=head, head_ref=f"feat{number}")
-    r = world.run("pull_request", world.pr_event("opened", number), head)
-    assert r.code == 0, r.stdout + r.stderr
+    plan(world, number, head, first=number == 1)
     return head
+
+
+def plan(
+    world: ProtectedWorld, number: int, head: str, *, first: bool, action: str = "opened"
+) -> None:
+    """The plan workflow's three jobs (plan, patch without a token, complete): once main holds
+    the generated application, the plan's code change is computed and shown before approval."""
+    wf = world.plan_workflow(number, head, action=action)
+    for job in (wf.plan, wf.patch, wf.complete):
+        assert job is None or job.code == 0, job.stdout + job.stderr
+    if first:  # no workspace yet: nothing to merge, the plan needs no code change
+        assert wf.patch is None
+        return
+    assert wf.patch is not None and wf.complete is not None, wf.plan.stdout
+    assert wf.plan.outputs["patch-needed"] == "true"
+    _, meta = sticky(world.fake, number)
+    assert not meta.pending and meta.plan_hash == wf.complete.outputs["plan-hash"]
+    assert meta.semantic_hash == wf.plan.outputs["plan-hash"] != meta.plan_hash
 
 
 def approve(world: ProtectedWorld, number: int, head: str) -> None:
@@ -87,15 +105,16 @@ def test_three_prs_land_on_a_protected_main_with_approve_and_merge_only(
             files = {"todoapp.manifest.yaml": manifest_variant(2) + "# reviewed twice\n"}
             head = world.commit("feat2", files, "touch up")
             fake.push_head(2, head)
-            r = world.run("pull_request", world.pr_event("synchronize", 2), head)
-            assert r.code == 0, r.stdout + r.stderr
+            plan(world, 2, head, first=False, action="synchronize")
             assert fake.context_status(head, "averos-ci/plan")["state"] == "pending"  # type: ignore[index]
             assert [rv["state"] for rv in fake.reviews[2]] == ["DISMISSED"]  # stale
             with pytest.raises(MergeRefused):
                 world.merge_pr(2)
             approve(world, 2, head)
         heads[number] = head
-        merge, _ = merge_and_apply(world, number)
+        merge, r = merge_and_apply(world, number)
+        if number > 1:  # exactly the approved plan, its code change included
+            assert "applied the code change" in r.stdout, r.stdout
 
         # the generated commit is on main, on top of the merge, pushed by the App
         tip = world.branch_sha("main")

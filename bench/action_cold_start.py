@@ -46,7 +46,25 @@ from tests.github.gh_fake import TOKEN, FakeGitHub  # noqa: E402
 
 COLD_TARGET_S, WARM_TARGET_S = 20.0, 6.0
 EVENT = ROOT / "tests" / "data" / "github" / "events" / "pull_request.opened.json"
-EXPRESSION = re.compile(r"\$\{\{\s*([\w.-]+)\s*\}\}")
+EXPRESSION = re.compile(r"\$\{\{\s*(.+?)\s*\}\}")
+GUARD = re.compile(r"([\w.-]+) != '([\w-]+)' && ([\w.-]+)")
+
+
+def evaluate(expression: str, ctx: dict[str, str]) -> str:
+    """The forms action.yml uses: ``a``, ``a || b``, ``a != 'x' && b || ''`` (the first
+    non-empty alternative, as GitHub's ``||``); anything else stops the bench."""
+    for alternative in (part.strip() for part in expression.split("||")):
+        if alternative == "''":
+            value = ""
+        elif guard := GUARD.fullmatch(alternative):
+            value = ctx[guard[3]] if ctx[guard[1]] != guard[2] else ""
+        elif re.fullmatch(r"[\w.-]+", alternative):
+            value = ctx.get(alternative, "")
+        else:
+            raise SystemExit(f"action.yml: ${{{{ {expression} }}}}: a form this bench cannot read")
+        if value:
+            return value
+    return ""
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -79,6 +97,8 @@ class Runner:
             "inputs.python": str(Path(sys.base_prefix) / "bin" / "python3"),
             "inputs.github-token": TOKEN,
             "inputs.state-key": "",
+            "inputs.push-token": "",
+            "inputs.patch-file": "",
             "inputs.command": "plan",
             "inputs.config": "",
         }
@@ -94,7 +114,7 @@ class Runner:
         output = self.temp / f"{step_id}.output"
         env["GITHUB_OUTPUT"] = str(output)
         for name, value in step.get("env", {}).items():
-            env[name] = EXPRESSION.sub(lambda m: ctx[m.group(1)], str(value))
+            env[name] = EXPRESSION.sub(lambda m: evaluate(m.group(1), ctx), str(value))
         took = timed(["bash", "-c", step["run"]], env=env, cwd=self.base_env["GITHUB_WORKSPACE"])
         if output.exists():
             for line in output.read_text("utf-8").splitlines():

@@ -106,8 +106,9 @@ def complete(
         ),
     ] = None,
 ) -> int:
-    """pull_request, after 'github patch': read its result as data, check it is bound to this
-    head and plan, and publish the plan with its code change (the planHash approvals pin)."""
+    """pull_request (a fork's: workflow_run), after 'github patch': read its result as data,
+    check it is bound to this head and plan, and publish the plan with its code change (the
+    planHash approvals pin)."""
     from averos_ci.github.complete_flow import complete_command
     from averos_ci.github.patch_flow import default_result_path
 

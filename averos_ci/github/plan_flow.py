@@ -132,8 +132,7 @@ def _plan_for(
         plan = completed_plan(ctx, result, completion, head=head, state_tip=tip)
         if plan.plan_hash == semantic_hash:
             semantic_hash = None  # no code change to add
-    elif not (pr.is_fork(ctx.env.repository) and not trusted_run):
-        # the generation runs in the patch job; a fork's plan is in its summary only
+    else:  # the generation runs in the patch job (a fork's too: the follow-up completes it)
         pending = code_change_needed(ctx.config, result)
     drift = base.drift if base.drift and (base.drift.has_drift or base.drift.modified) else None
     drift_note = render_drift(drift, "markdown") if drift else None

@@ -43,8 +43,9 @@ NEEDS: dict[str, Needs] = {
     "patch": Needs(
         frozenset({"pull_request"}), frozenset(), (("contents", "read"),), read_only=True
     ),
-    # publishes the patch job's result (read as data) in the plan comment and status
-    "complete": Needs(frozenset({"pull_request"}), frozenset(), _READ_PR),
+    # publishes the patch job's result (read as data) in the plan comment and status; a
+    # fork's in the privileged workflow_run follow-up (averos-fork-comment.yml)
+    "complete": Needs(frozenset({"pull_request", "workflow_run"}), frozenset(), _READ_PR),
     "gate": Needs(
         frozenset(),
         frozenset(),

@@ -71,6 +71,15 @@ class PlanWorkflow:
         return self.complete or self.patch or self.plan
 
 
+@dataclass
+class FollowUp:
+    """The fork follow-up's job: its ``plan`` and ``complete`` steps, and its checkout."""
+
+    plan: JobResult
+    complete: JobResult
+    checkout: Path
+
+
 PATCH_ARTIFACT = Path("averos-ci-patch") / "averos-patch.json"  # under each job's RUNNER_TEMP
 
 
@@ -386,6 +395,49 @@ class World:
         )
         complete = self.result(proc.returncode, proc.stdout, proc.stderr, env)
         return PlanWorkflow(plan, patch, complete, uploaded)
+
+    def fork_follow_up(
+        self, head: str, branch: str, artifact: Path | None, *, pusher: str = "alice"
+    ) -> FollowUp:
+        """The privileged follow-up of a fork PR's plan run (examples/workflows/
+        averos-fork-comment.yml): one job on the default branch's checkout, step ``plan``,
+        then — the triggering run's ``averos-patch`` artifact (``artifact``; ``None``: none
+        was uploaded) downloaded into the runner folder — step ``complete``."""
+        main = git(self.origin, "rev-parse", "refs/heads/main")
+        payload = {
+            "action": "completed",
+            "workflow_run": {
+                "id": 4242,
+                "event": "pull_request",
+                "head_sha": head,
+                "head_branch": branch,
+                "head_repository": {"full_name": "someone/fork", "owner": {"login": "someone"}},
+                "actor": {"login": pusher},  # who pushed the head
+            },
+            "repository": self.push_event(main)["repository"],
+        }
+        checkout = self.checkout(main)
+        plan = self.run("workflow_run", payload, main, command="plan", checkout=checkout)
+        run_id = str(self.last_run_id)
+        env = self.job_env("workflow_run", payload, checkout, main)  # the same job's runner
+        env.update(GITHUB_RUN_ID=run_id, GITHUB_RUN_ATTEMPT=str(self.attempts[run_id] - 1))
+        self.attempts[run_id] -= 1  # a step of the same run, not a re-run
+        for name in ("GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"):  # each step has its own
+            Path(env[name]).write_text("", encoding="utf-8")
+        if artifact is not None:
+            downloaded = Path(env["RUNNER_TEMP"]) / PATCH_ARTIFACT
+            downloaded.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(artifact, downloaded)
+        proc = subprocess.run(
+            [*CLI, "github", "complete"],
+            cwd=checkout,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        complete = self.result(proc.returncode, proc.stdout, proc.stderr, env)
+        return FollowUp(plan, complete, checkout)
 
     def start(
         self,

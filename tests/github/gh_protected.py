@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import os
-import subprocess
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,6 +32,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from tests.git_http_backend import GitBackendHandler
 from tests.github.gh_fake import BOT, TOKEN, Protection
 from tests.github.gh_world import World, git
 
@@ -75,26 +74,7 @@ class GitServer:
     def handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: object) -> None:
-                return
-
-            def do_GET(self) -> None:
-                self._cgi()
-
-            def do_POST(self) -> None:
-                self._cgi()
-
-            def _body(self) -> bytes:
-                if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-                    out = b""
-                    while size := int(self.rfile.readline().strip(), 16):
-                        out += self.rfile.read(size)
-                        self.rfile.readline()
-                    self.rfile.readline()
-                    return out
-                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
-
+        class Handler(GitBackendHandler):
             def _identity(self) -> str | None:
                 scheme, _, encoded = (self.headers.get("Authorization") or "").partition(" ")
                 if scheme.lower() != "basic":
@@ -105,50 +85,23 @@ class GitServer:
                     return None
                 return server.identities.get(token)
 
-            def _cgi(self) -> None:
-                body = self._body()
+            def serve_git(self) -> None:
+                body = self.request_body()
                 url = urlsplit(self.path)
                 prefix = f"/{server.repo}"
                 who = self._identity()
                 if who is None or not url.path.startswith(prefix):
                     with server.lock:
                         server.refused += 1
-                    self.send_response(401 if who is None else 404)
-                    self.send_header("WWW-Authenticate", 'Basic realm="GitHub"')
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
+                    self.refuse(401 if who is None else 404, "GitHub")
                     return
                 rest = url.path[len(prefix) :].removeprefix(".git")
-                env = {
-                    "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                    "GIT_PROJECT_ROOT": str(server.origin.parent),
-                    "GIT_HTTP_EXPORT_ALL": "1",
-                    "REMOTE_USER": who,
-                    "REQUEST_METHOD": self.command,
-                    "PATH_INFO": f"/{server.origin.name}{rest}",
-                    "QUERY_STRING": url.query,
-                    "CONTENT_TYPE": self.headers.get("Content-Type", ""),
-                    "CONTENT_LENGTH": str(len(body)),
-                    "HTTP_CONTENT_ENCODING": self.headers.get("Content-Encoding", ""),
-                    "GIT_PROTOCOL": self.headers.get("Git-Protocol", ""),
-                }
-                proc = subprocess.run(
-                    ["git", "http-backend"], input=body, env=env, capture_output=True, check=False
+                self.relay(
+                    body,
+                    project_root=server.origin.parent,
+                    path_info=f"/{server.origin.name}{rest}",
+                    remote_user=who,
                 )
-                head, _, payload = proc.stdout.partition(b"\r\n\r\n")
-                status, headers = 200, []
-                for line in head.decode("latin1").split("\r\n"):
-                    name, _, value = line.partition(":")
-                    if name.lower() == "status":
-                        status = int(value.strip().split()[0])
-                    elif name:
-                        headers.append((name, value.strip()))
-                self.send_response(status)
-                for name, value in headers:
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
 
         return Handler
 

@@ -326,15 +326,7 @@ class World:
         (``rerun_of``: as a re-run of that run id)."""
         checkout = checkout or self.checkout(sha)
         env = self.job_env(event_name, payload, checkout, sha, rerun_of=rerun_of)
-        proc = subprocess.run(
-            [*CLI, "github", command],
-            cwd=checkout,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-        return self.result(proc.returncode, proc.stdout, proc.stderr, env)
+        return self.job(command, checkout, env, timeout=timeout)
 
     def plan_workflow(
         self,
@@ -366,15 +358,7 @@ class World:
         env = same_run(self.job_env("pull_request", payload, checkout, head))
         for name in (*TOKEN_VARS, *KEY_VARS):  # `permissions: contents: read`, no token input
             env.pop(name, None)
-        proc = subprocess.run(
-            [*CLI, "github", "patch"],
-            cwd=checkout,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-        patch = self.result(proc.returncode, proc.stdout, proc.stderr, env)
+        patch = self.job("patch", checkout, env, timeout=timeout)
         uploaded = Path(env["RUNNER_TEMP"]) / PATCH_ARTIFACT
         if patch.code != 0:
             return PlanWorkflow(plan, patch)
@@ -385,15 +369,7 @@ class World:
         downloaded = Path(env["RUNNER_TEMP"]) / PATCH_ARTIFACT
         downloaded.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(uploaded, downloaded)
-        proc = subprocess.run(
-            [*CLI, "github", "complete"],
-            cwd=checkout,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-        complete = self.result(proc.returncode, proc.stdout, proc.stderr, env)
+        complete = self.job("complete", checkout, env, timeout=timeout)
         return PlanWorkflow(plan, patch, complete, uploaded)
 
     def fork_follow_up(
@@ -428,16 +404,22 @@ class World:
             downloaded = Path(env["RUNNER_TEMP"]) / PATCH_ARTIFACT
             downloaded.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(artifact, downloaded)
+        complete = self.job("complete", checkout, env, timeout=300)
+        return FollowUp(plan, complete, checkout)
+
+    def job(
+        self, command: str, checkout: Path, env: dict[str, str], *, timeout: float
+    ) -> JobResult:
+        """``averos-ci github <command>`` as a job's step runs it, in ``checkout`` with ``env``."""
         proc = subprocess.run(
-            [*CLI, "github", "complete"],
+            [*CLI, "github", command],
             cwd=checkout,
             env=env,
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=timeout,
         )
-        complete = self.result(proc.returncode, proc.stdout, proc.stderr, env)
-        return FollowUp(plan, complete, checkout)
+        return self.result(proc.returncode, proc.stdout, proc.stderr, env)
 
     def start(
         self,

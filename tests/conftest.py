@@ -111,6 +111,17 @@ def copy_example(dest: Path, *, source: Path = EXAMPLE_DIR, mock: bool = False) 
     return dest
 
 
+# A fresh machine has no git identity (GitHub's runners have none): every test commits with
+# this one. Module- and session-scoped fixtures run outside the autouse fixture below, so those
+# that commit set it themselves (``pytest.MonkeyPatch.context()``).
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "Test Author",
+    "GIT_AUTHOR_EMAIL": "author@example.com",
+    "GIT_COMMITTER_NAME": "Test Committer",
+    "GIT_COMMITTER_EMAIL": "committer@example.com",
+}
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
@@ -119,10 +130,8 @@ def _isolated_home(
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig-unused"))
-    monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Author")
-    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "author@example.com")
-    monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
-    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
+    for name, value in GIT_IDENTITY.items():
+        monkeypatch.setenv(name, value)
     for var in (
         "GITHUB_ACTIONS",
         "GITHUB_STEP_SUMMARY",

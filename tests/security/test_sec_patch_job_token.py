@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 
 from averos_ci.github.patch_result import MAX_RESULT_BYTES
+from tests.conftest import GIT_IDENTITY
 from tests.github.gh_fake import TOKEN, FakeGitHub, running_fake
 from tests.github.gh_steps import approve, merge_and_apply, open_pr_from_main, sticky
 from tests.github.gh_world import REPO_ROOT, World, git, make_world, manifest_variant
@@ -206,7 +207,9 @@ def test_the_patch_command_refuses_to_run_with_a_token(tmp_path: Path, fake: Fak
 @pytest.fixture(scope="module")
 def forged(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[World, FakeGitHub]]:
     """One applied world for the forgery cases (each on a pull request of its own)."""
-    with running_fake() as fake:
+    with running_fake() as fake, pytest.MonkeyPatch.context() as mp:
+        for name, value in GIT_IDENTITY.items():  # module scope: before the autouse identity
+            mp.setenv(name, value)
         yield applied_world(tmp_path_factory.mktemp("forged"), fake), fake
 
 

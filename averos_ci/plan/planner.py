@@ -272,33 +272,24 @@ _CREATE, _UPDATE, _SKIP = Action.CREATE, Action.UPDATE, Action.SKIP
 
 
 def _order(new: dict[str, Element]) -> list[Element]:
-    """Stable topological order: among ready nodes, smallest (phase rank, order, id) first.
-
-    Kahn's algorithm over a heap, by hand: graphlib's bookkeeping per node was a fifth of the
-    planning time on 5,000 entities (the order is the same: the smallest ready node first)."""
+    """Stable topological order: among ready nodes, smallest (phase rank, order, id) first."""
     by_id = {e.id: e for e in new.values()}
+    sorter: graphlib.TopologicalSorter[str] = graphlib.TopologicalSorter()
+    for e in new.values():
+        sorter.add(e.id, *e.deps)
+    sorter.prepare()  # raises CycleError; the element table never builds one
+
     ranks = {phase: phase.rank for phase in Phase}
     keys = {e.id: (ranks[e.phase], e.order[0], e.order[1], e.id) for e in new.values()}
-    waiting: dict[str, int] = {}
-    children: dict[str, list[str]] = {}
-    heap = []
-    for e in new.values():
-        if e.deps:
-            waiting[e.id] = len(e.deps)
-            for dep in e.deps:
-                children.setdefault(dep, []).append(e.id)
-        else:
-            heap.append(keys[e.id])
+    key = keys.__getitem__
+
+    heap = [key(n) for n in sorter.get_ready()]
     heapq.heapify(heap)
     out: list[Element] = []
     while heap:
         node_id = heapq.heappop(heap)[3]
         out.append(by_id[node_id])
-        for child in children.get(node_id, ()):
-            waiting[child] -= 1
-            if not waiting[child]:
-                heapq.heappush(heap, keys[child])
-    if len(out) != len(by_id):  # the element table never builds a cycle (nor a lost dep)
-        stuck = sorted(node for node, n in waiting.items() if n)
-        raise graphlib.CycleError("nodes in a cycle or waiting on a missing node", stuck)
+        sorter.done(node_id)
+        for ready in sorter.get_ready():
+            heapq.heappush(heap, key(ready))
     return out

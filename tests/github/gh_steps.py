@@ -106,6 +106,18 @@ def merge_and_apply(world: World, branch: str, number: int) -> JobResult:
     return world.run("push", world.push_event(merge, before=before), merge)
 
 
+def apply_first_pr(world: World) -> World:
+    """PR #1 (the example plus one entry) planned through the plan workflow, approved by bob,
+    merged and applied: main holds its generated application, so the next plans of a
+    regenerating adapter have a workspace to merge into."""
+    head = open_pr_from_main(world, 1, manifest_variant(1))
+    assert world.plan_workflow(1, head).plan.code == 0
+    approve(world, 1, "bob", head)
+    r = merge_and_apply(world, "change-1", 1)
+    assert r.code == 0, r.stdout + r.stderr
+    return world
+
+
 def status(fake: FakeGitHub, sha: str) -> dict[str, Any]:
     found = fake.latest_status(sha)
     assert found is not None

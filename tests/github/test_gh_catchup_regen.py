@@ -14,7 +14,14 @@ import pytest
 
 from averos_ci.review.comment import COMPUTING
 from tests.github.gh_fake import FakeGitHub
-from tests.github.gh_steps import approve, merge_and_apply, open_pr_from_main, status, sticky
+from tests.github.gh_steps import (
+    apply_first_pr,
+    approve,
+    merge_and_apply,
+    open_pr_from_main,
+    status,
+    sticky,
+)
 from tests.github.gh_world import World, git, make_world, manifest_variant
 
 pytestmark = pytest.mark.slow
@@ -25,11 +32,7 @@ def world(tmp_path: Path, fake: FakeGitHub) -> World:
     """Main holds the generated application of PR #1, applied and committed back."""
     fake.roles.update(alice="write", bob="write")
     world = make_world(tmp_path, fake, adapter_options={"writeFiles": True})
-    head = open_pr_from_main(world, 1, manifest_variant(1))
-    assert world.plan_workflow(1, head).plan.code == 0
-    approve(world, 1, "bob", head)
-    r = merge_and_apply(world, "change-1", 1)
-    assert r.code == 0, r.stdout + r.stderr
+    apply_first_pr(world)
     assert git(world.origin, "ls-tree", "-r", "--name-only", "main", "--", "workspace")
     return world
 

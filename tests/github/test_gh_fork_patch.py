@@ -15,7 +15,13 @@ import pytest
 
 from averos_ci.review.comment import COMPUTING
 from tests.github.gh_fake import FakeGitHub
-from tests.github.gh_steps import approve, merge_and_apply, open_pr_from_main, status, sticky
+from tests.github.gh_steps import (
+    apply_first_pr,
+    approve,
+    merge_and_apply,
+    status,
+    sticky,
+)
 from tests.github.gh_world import World, git, make_world, manifest_variant
 
 
@@ -38,12 +44,7 @@ def world(tmp_path: Path, fake: FakeGitHub) -> World:
     plans have a workspace to merge into."""
     fake.roles.update(alice="write", bob="write")
     world = make_world(tmp_path, fake, adapter_options={"writeFiles": True})
-    head = open_pr_from_main(world, 1, manifest_variant(1))
-    assert world.plan_workflow(1, head).plan.code == 0
-    approve(world, 1, "bob", head)
-    r = merge_and_apply(world, "change-1", 1)
-    assert r.code == 0, r.stdout + r.stderr
-    return world
+    return apply_first_pr(world)
 
 
 def test_fork_pr_patch_in_its_run_completed_by_the_follow_up_approved_and_applied(

@@ -35,7 +35,11 @@ import pytest
 from averos_ci.github.patch_result import MAX_RESULT_BYTES
 from tests.conftest import GIT_IDENTITY
 from tests.github.gh_fake import TOKEN, FakeGitHub, running_fake
-from tests.github.gh_steps import approve, merge_and_apply, open_pr_from_main, sticky
+from tests.github.gh_steps import (
+    apply_first_pr,
+    open_pr_from_main,
+    sticky,
+)
 from tests.github.gh_world import REPO_ROOT, World, git, make_world, manifest_variant
 
 SITE = Path(__file__).parent / "probe_adapter_site"
@@ -117,12 +121,7 @@ def applied_world(tmp_path: Path, fake: FakeGitHub, *, adapter: str = "mock") ->
         config = json.loads((world.dev / "averos.config.json").read_text(encoding="utf-8"))
         config.update(adapter=adapter, adapterOptions={})
         world.commit("main", {"averos.config.json": json.dumps(config)}, "probe adapter")
-    head = open_pr_from_main(world, 1, manifest_variant(1))
-    assert world.plan_workflow(1, head).plan.code == 0
-    approve(world, 1, "bob", head)
-    r = merge_and_apply(world, "change-1", 1)
-    assert r.code == 0, r.stdout + r.stderr
-    return world
+    return apply_first_pr(world)
 
 
 def test_the_pull_requests_generator_finds_no_token_in_the_patch_job(

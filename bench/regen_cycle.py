@@ -32,9 +32,8 @@ from averos_ci.execute.adapters import adapter_options, get_adapter
 from averos_ci.execute.adapters.angular.testing import template_workspace
 from averos_ci.execute.regen import plan_patch
 from averos_ci.execute.regen.patching import PatchPlan
+from averos_ci.plan.command import project_base
 from averos_ci.plan.identity import execution_identity
-from averos_ci.state import FileStateStore
-from averos_ci.state.guard import plan_on_base
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "data" / "averos" / "todoapp-manifest.json"
@@ -53,14 +52,7 @@ def _one_member_more(doc: dict[str, Any]) -> dict[str, Any]:
 def _plan(cfg: RunConfig) -> tuple[PatchPlan, float, float]:
     """The plan with its code patch: (plan, seconds, seconds the clean generation took)."""
     started = time.perf_counter()
-    base = plan_on_base(
-        manifest_path=cfg.manifest_path,
-        state=FileStateStore(cfg.state_path).load(),
-        state_path=cfg.state_path,
-        adapter=cfg.adapter,
-        workspace_root=cfg.workspace_root,
-        execution=execution_identity(cfg),
-    )
+    base = project_base(cfg, fatal=True)
     adapter = get_adapter(cfg.adapter, adapter_options(cfg))
     pp = plan_patch(base.planned, config=cfg, adapter=adapter, execution=execution_identity(cfg))
     elapsed = time.perf_counter() - started

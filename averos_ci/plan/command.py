@@ -82,26 +82,34 @@ def _with_code_patch(planned: PlanResult, cfg: RunConfig) -> PlanResult:
     return plan_patch(planned, config=cfg, adapter=adapter, execution=execution).planned
 
 
-def plan_project(cfg: RunConfig, *, max_bytes: int | None = None) -> tuple[Base, PlanResult]:
-    """The plan of one project against its recorded state, as ``averos-ci plan`` computes it:
-    the config checked as ``run`` checks it, the plan on the state's base, and the code patch
-    when the adapter regenerates. Returns the base (drift, warnings) and the result."""
-    from averos_ci.config_check import check_config
+def project_base(cfg: RunConfig, *, fatal: bool = False, max_bytes: int | None = None) -> Base:
+    """The plan of one project on its recorded state's base (drift, warnings), without the code
+    patch: what the CI plan job posts first. ``fatal``: see
+    :func:`averos_ci.state.guard.plan_on_base`."""
     from averos_ci.plan.identity import execution_identity
     from averos_ci.state import FileStateStore
     from averos_ci.state.guard import plan_on_base
 
-    check_config(cfg)  # what `run` would refuse fails the plan, the same way
-    base = plan_on_base(
+    return plan_on_base(
         manifest_path=cfg.manifest_path,
         state=FileStateStore(cfg.state_path).load(),
         state_path=cfg.state_path,
         adapter=cfg.adapter,
         workspace_root=cfg.workspace_root,
-        fatal=False,
+        fatal=fatal,
         max_bytes=max_bytes,
         execution=execution_identity(cfg),
     )
+
+
+def plan_project(cfg: RunConfig, *, max_bytes: int | None = None) -> tuple[Base, PlanResult]:
+    """The plan of one project against its recorded state, as ``averos-ci plan`` computes it:
+    the config checked as ``run`` checks it, the plan on the state's base, and the code patch
+    when the adapter regenerates. Returns the base (drift, warnings) and the result."""
+    from averos_ci.config_check import check_config
+
+    check_config(cfg)  # what `run` would refuse fails the plan, the same way
+    base = project_base(cfg, max_bytes=max_bytes)
     return base, _with_code_patch(base.planned, cfg)
 
 

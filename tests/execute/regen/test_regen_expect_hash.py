@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 
 from averos_ci.config import load_config
-from averos_ci.plan.identity import execution_identity
-from averos_ci.state import FileStateStore
-from averos_ci.state.guard import plan_on_base
+from averos_ci.plan.command import project_base
 from tests.execute.regen.regen_project import Project, library
 
 MODEL = "src/app/model/book.ts"
@@ -32,15 +30,7 @@ def planned(project: Project, tmp_path: Path) -> dict[str, str]:
     saved = tmp_path / "plan.json"
     assert project.cli("plan", "--out", str(saved)) == 0
     cfg = load_config(project.config)
-    base = plan_on_base(
-        manifest_path=cfg.manifest_path,
-        state=FileStateStore(cfg.state_path).load(),
-        state_path=cfg.state_path,
-        adapter=cfg.adapter,
-        workspace_root=cfg.workspace_root,
-        fatal=False,
-        execution=execution_identity(cfg),
-    )
+    base = project_base(cfg)
     return {
         "full": json.loads(saved.read_text())["planHash"],
         "semantic": base.planned.plan.plan_hash,

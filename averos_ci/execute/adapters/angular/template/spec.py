@@ -56,6 +56,17 @@ class BootstrapSpec:
             ),
         )
 
+    def ng_new_options(self) -> list[str]:
+        """`ng new <app>`'s options, the same on both bootstrap paths (pinned.py checks that
+        they make the same workspace)."""
+        return ["--defaults", "--skip-git", "--routing", f"--style={self.style}",
+                "--interactive=false"]  # fmt: skip
+
+    def ng_add_options(self) -> list[str]:
+        """The options of Averos's ng-add schematic (`ng add` or `ng generate …:ng-add`)."""
+        return ["--defaults", "--interactive=false", f"--application-name={self.app_name}",
+                f"--default-language-code={self.language}"]  # fmt: skip
+
     def key_fields(self) -> dict[str, str]:
         # localTgz only when set: the keys of templates installed from the registry stay put.
         tarball = {"localTgz": self.local_tgz.sha256[:16]} if self.local_tgz else {}

@@ -51,6 +51,8 @@ NEEDS: dict[str, Needs] = {
         frozenset(),
         (("contents", "read"), ("pull-requests", "read"), ("statuses", "write")),
     ),
+    # installs averos-ci for a later step (the monorepo's project discovery); no API call
+    "install": Needs(frozenset(), frozenset(), ()),
 }
 _AUTO = {
     "pull_request": "plan",
@@ -89,6 +91,12 @@ def triggers(workflow: dict[str, Any]) -> dict[str, Any]:
     return {str(k): v for k, v in on.items()} if isinstance(on, dict) else {}
 
 
+def is_averos_action(uses: str) -> bool:
+    """``uses`` names averos-ci: the local action the examples use (``./.github/actions/
+    averos-ci``, which pins the release) or the release itself (``owner/averos-ci@ref``)."""
+    return uses.split("@")[0].rstrip("/").endswith("/averos-ci")
+
+
 def averos_steps(workflow: dict[str, Any], file: str) -> list[tuple[AverosStep, dict[str, Any]]]:
     """``(step, job)`` for every step that uses the averos-ci action."""
     found = []
@@ -97,10 +105,25 @@ def averos_steps(workflow: dict[str, Any], file: str) -> list[tuple[AverosStep, 
             continue
         for step in job.get("steps") or []:
             uses = str(step.get("uses", "")) if isinstance(step, dict) else ""
-            if uses.split("@")[0].endswith("/averos-ci"):
+            if is_averos_action(uses):
                 command = str((step.get("with") or {}).get("command", "auto"))
                 found.append((AverosStep(file, str(name), command), job))
     return found
+
+
+def missing_local_actions(workflow: dict[str, Any], root: Path) -> list[str]:
+    """The local averos-ci actions (``./…``) the workflow runs that ``root`` does not hold."""
+    missing = []
+    for job in (workflow.get("jobs") or {}).values():
+        steps = job.get("steps") if isinstance(job, dict) else None
+        for step in steps or []:
+            uses = str(step.get("uses", "")) if isinstance(step, dict) else ""
+            local = uses.startswith("./") and is_averos_action(uses) and uses not in missing
+            if local and not any(
+                (root / uses / n).is_file() for n in ("action.yml", "action.yaml")
+            ):
+                missing.append(uses)
+    return missing
 
 
 def problems(path: Path, *, branch: str) -> list[str]:
@@ -172,7 +195,7 @@ def _apply_checks(job: dict[str, Any]) -> list[str]:
     keys = [
         str((s.get("with") or {}).get("state-key", ""))
         for s in steps
-        if str(s.get("uses", "")).split("@")[0].endswith("/averos-ci")
+        if is_averos_action(str(s.get("uses", "")))
     ]
     if not any(f"secrets.{STATE_KEY_SECRET}" in k for k in keys):
         out.append(f"needs 'state-key: ${{{{ secrets.{STATE_KEY_SECRET} }}}}'")

@@ -13,8 +13,14 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from averos_ci.onboard.checklist import ENVIRONMENT, STATE_KEY_SECRET
+from averos_ci.onboard.expressions import Opaque, Own, may_run, possible
 
 _LEVEL = {"none": 0, "read": 1, "write": 2}
+# Events whose workflow file comes from the pull request's merge ref: its author controls the
+# workflow anyway, and a fork's run has a read-only token (docs/explanation/threat-model.md)
+PR_EVENTS = frozenset(
+    {"pull_request", "pull_request_review", "pull_request_review_comment", "merge_group"}
+)
 
 
 @dataclass(frozen=True)
@@ -126,13 +132,59 @@ def missing_local_actions(workflow: dict[str, Any], root: Path) -> list[str]:
     return missing
 
 
+def untrusted_checkouts(workflow: dict[str, Any]) -> list[str]:
+    """Jobs that can run a local action (``./…``: code of the checkout) from a tree the
+    workflow does not vouch for. On an event that runs the default branch's workflow with its
+    credentials (every event but :data:`PR_EVENTS`), each checkout before the local action must
+    be the workflow's own commit: no ``ref:`` that can name other code (a pull request's head),
+    no other ``repository:``. ``if:`` and ``ref:`` are evaluated for each event."""
+    out = []
+    events = sorted(set(triggers(workflow)) - PR_EVENTS)
+    for name, job in (workflow.get("jobs") or {}).items():
+        steps = [s for s in (job.get("steps") or []) if isinstance(s, dict)]
+        local = [i for i, s in enumerate(steps) if str(s.get("uses", "")).startswith("./")]
+        if not local:
+            continue
+        checkouts = [
+            s for s in steps[: local[-1]] if str(s.get("uses", "")).startswith("actions/checkout@")
+        ]
+        for event in events:
+            try:
+                out += _foreign_checkouts(str(name), job, checkouts, event)
+            except ValueError as exc:  # an expression this reader cannot follow: say so
+                out.append(f"job '{name}' on {event}: cannot tell what it checks out ({exc})")
+    return out
+
+
+def _foreign_checkouts(
+    name: str, job: dict[str, Any], checkouts: list[dict[str, Any]], event: str
+) -> list[str]:
+    if not may_run(job.get("if"), event):
+        return []
+    out = []
+    where = f"job '{name}' on {event}: checks out"
+    why = "before it runs a local action, with the default branch's credentials"
+    for step in checkouts:
+        given = step.get("with") or {}
+        repository = given.get("repository")
+        if repository not in (None, "", "${{ github.repository }}"):
+            out.append(f"{where} the repository {repository!r} {why}")
+        values = possible(given.get("ref"), event)
+        foreign = [v for v in values if v not in (None, "") and not isinstance(v, Own)]
+        if foreign:
+            shown = foreign[0].name if isinstance(foreign[0], Opaque) else repr(foreign[0])
+            out.append(f"{where} {given.get('ref')!r} (can be {shown}) {why}")
+    return out
+
+
 def problems(path: Path, *, branch: str) -> list[str]:
-    """Every way the workflow at ``path`` does not give its averos-ci steps what they need."""
+    """Every way the workflow at ``path`` does not give its averos-ci steps what they need,
+    or runs a local action from code it does not vouch for."""
     workflow = load_workflow(path)
     if workflow is None:
         return [f"{path.name}: not a readable workflow (YAML)"]
     on = triggers(workflow)
-    out: list[str] = []
+    out: list[str] = [f"{path.name}: {p}" for p in untrusted_checkouts(workflow)]
     for step, job in averos_steps(workflow, path.name):
         where = f"{path.name}: job '{step.job}' ({step.command})"
         commands = _commands(step.command, on)

@@ -11,11 +11,12 @@ workflow file itself:
   ``repository:``) before it runs a local action — else the PR's author picks the code that
   runs with those credentials.
 
-:func:`findings` enforces exactly this over every example workflow and every file ``averos-ci
-init`` writes; the attacks show it refuses the crafted jobs that break the rule. A job's
-``if:`` and a checkout's ``ref:`` are evaluated (a small evaluator of Actions expressions)
-for each event the workflow runs on: a value the workflow does not fix (event data, a step's
-output) counts as the attacker's.
+``averos_ci.onboard.workflow_rules.untrusted_checkouts`` (which ``doctor`` runs on
+``.github/workflows``) states the rule; these tests hold every example workflow and every file
+``averos-ci init`` writes to it, and show it refuses the crafted jobs that break it. A job's
+``if:`` and a checkout's ``ref:`` are evaluated (``averos_ci.onboard.expressions``) for each
+event the workflow runs on: a value the workflow does not fix (event data, a step's output)
+counts as the attacker's.
 
 The second part: the patch job holds no credential, and running averos-ci through the local
 action does not hand it one — the wrapper forwards ``github-token`` (default
@@ -30,8 +31,7 @@ import json
 import os
 import re
 import subprocess
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -39,245 +39,17 @@ import pytest
 from ruamel.yaml import YAML
 
 from averos_ci.onboard import init_repository
-from averos_ci.onboard.workflow_rules import load_workflow, triggers
+from averos_ci.onboard.expressions import EXPR, Expression, Opaque, Value
+from averos_ci.onboard.workflow_rules import load_workflow, problems, untrusted_checkouts
 from tests.conftest import REPO_ROOT, require_tool
 from tests.onboard.conftest import git
 
 WRAPPER = REPO_ROOT / "examples" / "actions" / "averos-ci" / "action.yml"
 EXAMPLES = sorted((REPO_ROOT / "examples" / "workflows").glob("*.yml"))
-# Events whose workflow file comes from the pull request's merge ref (its author controls it)
-PR_EVENTS = frozenset(
-    {"pull_request", "pull_request_review", "pull_request_review_comment", "merge_group"}
-)
-
-
-# -- a small evaluator of Actions expressions, over the set of values each can take ---------
-
-
-@dataclass(frozen=True)
-class Own:
-    """A value naming the workflow's own commit (``github.sha``, the default branch)."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Opaque:
-    """A value the workflow does not fix (event data, outputs): maybe empty, maybe anything."""
-
-    name: str
-
-
-Value = str | bool | float | None | Own | Opaque
-OWN_NAMES = frozenset(
-    {"github.sha", "github.workflow_sha", "github.ref", "github.ref_name",
-     "github.event.repository.default_branch"}
-)  # fmt: skip
-TOKEN = re.compile(
-    r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<num>\d+(?:\.\d+)?)|(?P<op>&&|\|\||==|!=|<=|>=|[!<>(),])"
-    r"|(?P<name>[A-Za-z_][\w.*\-]*(?:\[[^\]]*\][\w.*\-]*)*))"
-)
-EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.DOTALL)
-
-
-def truth(value: Value) -> bool | None:
-    if isinstance(value, Opaque):
-        return None
-    if isinstance(value, Own):
-        return True
-    return bool(value)
-
-
-class Expression:
-    """Evaluates one expression to the set of values it can take, given a ``lookup`` of
-    context names (``github.event_name`` …) to their possible values."""
-
-    def __init__(self, text: str, lookup: Callable[[str], set[Value]]) -> None:
-        self.tokens: list[tuple[str, str]] = []
-        pos, text = 0, text.strip()
-        while pos < len(text):
-            m = TOKEN.match(text, pos)
-            assert m and m.end() > pos, f"cannot read the expression {text!r} at {pos}"
-            kind = m.lastgroup or ""
-            self.tokens.append((kind, m.group(kind)))
-            pos = m.end()
-        self.lookup, self.at = lookup, 0
-
-    def values(self) -> set[Value]:
-        found = self._or()
-        assert self.at == len(self.tokens), f"unread tokens {self.tokens[self.at :]}"
-        return found
-
-    def _peek(self) -> str:
-        return self.tokens[self.at][1] if self.at < len(self.tokens) else ""
-
-    def _take(self) -> tuple[str, str]:
-        self.at += 1
-        return self.tokens[self.at - 1]
-
-    def _or(self) -> set[Value]:
-        left = self._and()
-        while self._peek() == "||":
-            self._take()
-            right = self._and()
-            left = {x for v in left for x in _either(v, right)}
-        return left
-
-    def _and(self) -> set[Value]:
-        left = self._compare()
-        while self._peek() == "&&":
-            self._take()
-            right = self._compare()
-            left = {x for v in left for x in _both(v, right)}
-        return left
-
-    def _compare(self) -> set[Value]:
-        left = self._unary()
-        if self._peek() in ("==", "!=", "<", ">", "<=", ">="):
-            op = self._take()[1]
-            right = self._unary()
-            return {r for a in left for b in right for r in _compared(op, a, b)}
-        return left
-
-    def _unary(self) -> set[Value]:
-        if self._peek() == "!":
-            self._take()
-            return {r for v in self._unary() for r in _negated(v)}
-        return self._primary()
-
-    def _primary(self) -> set[Value]:
-        kind, text = self._take()
-        if text == "(":
-            inner = self._or()
-            assert self._take()[1] == ")"
-            return inner
-        if kind == "str":
-            return {text[1:-1].replace("''", "'")}
-        if kind == "num":
-            return {float(text)}
-        if text in ("true", "false"):
-            return {text == "true"}
-        if text == "null":
-            return {None}
-        if self._peek() == "(":  # a function call
-            self._take()
-            while self._peek() != ")":
-                self._or()
-                if self._peek() == ",":
-                    self._take()
-            self._take()
-            return _called(text.lower())
-        return self.lookup(text)
-
-
-def _either(value: Value, right: set[Value]) -> set[Value]:
-    """``value || right``: the value when truthy, the right side when falsy; both unknown."""
-    t = truth(value)
-    return {value} if t else right if t is False else {value} | right
-
-
-def _both(value: Value, right: set[Value]) -> set[Value]:
-    """``value && right``: the right side when truthy, the value when falsy; both unknown."""
-    t = truth(value)
-    return right if t else {value} if t is False else {value} | right
-
-
-def _negated(value: Value) -> set[Value]:
-    t = truth(value)
-    return {True, False} if t is None else {not t}
-
-
-def _compared(op: str, a: Value, b: Value) -> set[Value]:
-    if isinstance(a, Opaque | Own) or isinstance(b, Opaque | Own):
-        return {True, False}
-    if op in ("==", "!="):
-        same = (a.lower() == b.lower()) if isinstance(a, str) and isinstance(b, str) else a == b
-        return {same if op == "==" else not same}
-    return {True, False}  # ordering: never needed to decide the rule
-
-
-def _called(name: str) -> set[Value]:
-    if name == "always":
-        return {True}
-    if name in ("success", "failure", "cancelled", "contains", "startswith", "endswith"):
-        return {True, False}
-    return {Opaque(f"{name}()")}
-
-
-def context(event: str) -> Callable[[str], set[Value]]:
-    def lookup(name: str) -> set[Value]:
-        if name == "github.event_name":
-            return {event}
-        if name in OWN_NAMES:
-            return {Own(name)}
-        if name == "github.repository":
-            return {"owner/repo"}
-        return {Opaque(name)}
-
-    return lookup
-
-
-def possible(text: object, event: str) -> set[Value]:
-    """The values a workflow field (plain text, or with ``${{ }}``) can take on ``event``."""
-    if text is None:
-        return {None}
-    if not isinstance(text, str):
-        return {str(text)}
-    whole = EXPR.fullmatch(text.strip())
-    if whole:
-        return Expression(whole.group(1), context(event)).values()
-    if not EXPR.search(text):
-        return {text}
-    parts = [Expression(e, context(event)).values() for e in EXPR.findall(text)]
-    if any(isinstance(v, Opaque | Own) for part in parts for v in part):
-        return {Opaque(text)}  # built around a value the workflow does not fix
-    return {Opaque(text)} if any(len(p) > 1 for p in parts) else {EXPR.sub("", text)}
-
-
-def may_run(condition: object, event: str) -> bool:
-    if condition is None:
-        return True
-    text = str(condition).strip()
-    whole = EXPR.fullmatch(text)
-    found = Expression(whole.group(1) if whole else text, context(event)).values()
-    return any(truth(v) is not False for v in found)
-
-
-# -- the rule ------------------------------------------------------------------------------
 
 
 def findings(workflow: dict[str, Any], file: str) -> list[str]:
-    """Every job that can run a local action from a tree the workflow does not vouch for."""
-    out = []
-    on = triggers(workflow)
-    for name, job in (workflow.get("jobs") or {}).items():
-        steps = [s for s in (job.get("steps") or []) if isinstance(s, dict)]
-        local = [i for i, s in enumerate(steps) if str(s.get("uses", "")).startswith("./")]
-        if not local:
-            continue
-        checkouts = [
-            s for s in steps[: local[-1]] if str(s.get("uses", "")).startswith("actions/checkout@")
-        ]
-        for event in sorted(set(on) - PR_EVENTS):
-            if not may_run(job.get("if"), event):
-                continue
-            for step in checkouts:
-                given = step.get("with") or {}
-                repository = given.get("repository")
-                if repository not in (None, "", "${{ github.repository }}"):
-                    out.append(f"{file}: job '{name}' on {event}: checks out {repository!r}")
-                bad = [
-                    v
-                    for v in possible(given.get("ref"), event)
-                    if v not in (None, "") and not isinstance(v, Own)
-                ]
-                if bad:
-                    out.append(
-                        f"{file}: job '{name}' on {event}: checks out {given.get('ref')!r} "
-                        f"(can be {bad[0]}) before it runs a local action, with the "
-                        "default branch's credentials"
-                    )
-    return out
+    return [f"{file}: {f}" for f in untrusted_checkouts(workflow)]
 
 
 def init_outputs(tmp_path: Path) -> list[Path]:
@@ -358,6 +130,8 @@ def test_attack_the_examples_with_their_checkout_moved_to_the_pull_request(
         crafted.write_text(text.replace("persist-credentials: false", moved), encoding="utf-8")
         workflow = load_workflow(crafted)
         assert workflow is not None and findings(workflow, name), name
+        # and doctor's workflows check reports it
+        assert any("before it runs a local action" in p for p in problems(crafted, branch="main"))
     # the monorepo's gate: its approvals branch checks out the PR head instead of main
     text = (REPO_ROOT / "examples" / "workflows" / "averos-monorepo.yml").read_text("utf-8")
     good = "&& github.event.repository.default_branch || github.event.pull_request.head.sha }}"
@@ -368,6 +142,14 @@ def test_attack_the_examples_with_their_checkout_moved_to_the_pull_request(
     assert workflow is not None
     found = findings(workflow, "monorepo.yml")
     assert found and all("job 'gate'" in f for f in found), found
+
+
+def test_an_expression_the_reader_cannot_follow_is_a_finding() -> None:
+    crafted = YAML(typ="safe", pure=True).load(
+        JOB.format(event="issue_comment", ref="${{ github.event.issue.number ] }}")
+    )
+    found = findings(crafted, "x.yml")
+    assert len(found) == 1 and "cannot tell what it checks out" in found[0], found
 
 
 def test_pull_request_jobs_may_run_the_local_action_from_the_pull_requests_code() -> None:

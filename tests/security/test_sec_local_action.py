@@ -42,7 +42,7 @@ from averos_ci.onboard import init_repository
 from averos_ci.onboard.expressions import EXPR, Expression, Opaque, Value
 from averos_ci.onboard.workflow_rules import load_workflow, problems, untrusted_checkouts
 from tests.conftest import REPO_ROOT, require_tool
-from tests.onboard.conftest import git
+from tests.github.gh_world import git
 
 WRAPPER = REPO_ROOT / "examples" / "actions" / "averos-ci" / "action.yml"
 EXAMPLES = sorted((REPO_ROOT / "examples" / "workflows").glob("*.yml"))

@@ -11,7 +11,12 @@ from typing import Any
 
 from averos_ci.onboard.checklist import ENVIRONMENT, STATE_KEY_SECRET
 from averos_ci.onboard.settings_api import Hidden, Read, SettingsReader
-from averos_ci.onboard.workflow_rules import averos_steps, load_workflow, problems
+from averos_ci.onboard.workflow_rules import (
+    averos_steps,
+    load_workflow,
+    missing_local_actions,
+    problems,
+)
 
 ACTIONS_SETTINGS = "Settings → Actions → General → Workflow permissions"
 RULES_SETTINGS = "Settings → Rules → Rulesets (or Settings → Branches)"
@@ -217,6 +222,11 @@ def workflows(setup: Setup) -> Check:
         if data is not None and averos_steps(data, path.name):
             found |= {step.command for step, _ in averos_steps(data, path.name)}
             issues += problems(path, branch=setup.branch)
+            issues += [
+                f"{path.name}: uses {uses}, but {uses.removeprefix('./')}/action.yml is missing "
+                "(the local action that pins averos-ci)"
+                for uses in missing_local_actions(data, setup.root)
+            ]
     missing = {"plan", "approve", "apply"} - found
     if "auto" in found:
         missing = set()

@@ -1,7 +1,8 @@
 """``averos-ci init``: a working setup written into the current repository.
 
 Writes (or finds) the project config, the workflows adapted to the default branch and the
-projects, and the pre-commit entry pinned to this release; returns the checklist of what only
+projects, the local action they use (the one file naming averos-ci's repository and release)
+and the pre-commit entry pinned to this release; returns the checklist of what only
 a person can do in GitHub's settings. A file that exists and differs is never overwritten
 without ``force``: with a conflict nothing at all is written. A second run changes nothing.
 """
@@ -20,7 +21,14 @@ from averos_ci.onboard import precommit
 from averos_ci.onboard.checklist import settings_checklist
 from averos_ci.onboard.pins import RELEASE_TAG, action_repository
 from averos_ci.onboard.repo import default_branch, repository_root
-from averos_ci.onboard.templates import MONOREPO, SINGLE, adapt, template
+from averos_ci.onboard.templates import (
+    LOCAL_ACTION,
+    MONOREPO,
+    SINGLE,
+    adapt,
+    local_action,
+    template,
+)
 from averos_ci.projects.discover import discover_projects
 
 MANIFEST_NAME = "averos.manifest.yaml"
@@ -97,6 +105,7 @@ def init_repository(
     for name in names:
         text = adapt(template(name), branch=branch, action_repo=repo, config=config)
         wanted[f".github/workflows/{name}"] = text
+    wanted[LOCAL_ACTION] = adapt(local_action(), branch=branch, action_repo=repo)
     files = [_plan(root, path, text, force=force) for path, text in wanted.items()]
     files.append(_plan_precommit(root, repo_url=f"https://github.com/{repo}", force=force))
     blocked = any(f.change is Change.CONFLICT for f in files)

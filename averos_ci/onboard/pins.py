@@ -1,8 +1,9 @@
 """What a user's repository pins: the release tag of this averos-ci and the action's home.
 
-The example workflows name the action ``your-org/averos-ci`` — the one placeholder, explained
-in docs/how-to/setup.md. ``averos-ci init`` replaces it with the repository averos-ci was installed
-from (pip records it, PEP 610 ``direct_url.json``) or the one given with ``--action-repo``.
+The example workflows all run the local action ``./.github/actions/averos-ci``, whose one
+``uses:`` line names ``your-org/averos-ci`` — the placeholder, explained in docs/how-to/setup.md.
+``averos-ci init`` replaces it with the repository averos-ci was installed from (pip records it,
+PEP 610 ``direct_url.json``) or the one given with ``--action-repo``.
 """
 
 from __future__ import annotations

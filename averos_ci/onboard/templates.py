@@ -1,5 +1,7 @@
-"""The workflows ``init`` writes: the example workflows (shipped as package data, one copy:
-``averos_ci/onboard/workflows`` is a link to ``examples/workflows``) adapted to a repository."""
+"""The files ``init`` writes: the example workflows and the local action they all use
+(shipped as package data, one copy: ``averos_ci/onboard/workflows`` and ``…/actions`` are
+links to ``examples/workflows`` and ``examples/actions``) adapted to a repository. The local
+action is the one file that names averos-ci's home and release."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from averos_ci.onboard.pins import PLACEHOLDER_REPO, RELEASE_TAG
 
 SINGLE = ("averos-plan.yml", "averos-approve.yml", "averos-apply.yml", "averos-fork-comment.yml")
 MONOREPO = ("averos-monorepo.yml",)
+# The workflows' `uses: ./.github/actions/averos-ci`: the one file that pins averos-ci
+LOCAL_ACTION = ".github/actions/averos-ci/action.yml"
 _PIN = re.compile(re.escape(PLACEHOLDER_REPO) + r"@v\d+\.\d+\.\d+")
 _BRANCHES = re.compile(r"^(\s*branches: )\[main\]$", re.MULTILINE)
 _COMMAND = re.compile(r"^(\s*)command: (plan|approve|apply|gate)$", re.MULTILINE)
@@ -20,6 +24,12 @@ _PLAIN_BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")
 
 def template(name: str) -> str:
     return (resources.files("averos_ci.onboard") / "workflows" / name).read_text(encoding="utf-8")
+
+
+def local_action() -> str:
+    """The local action's template (examples/actions/averos-ci/action.yml)."""
+    files = resources.files("averos_ci.onboard") / "actions" / "averos-ci" / "action.yml"
+    return files.read_text(encoding="utf-8")
 
 
 def adapt(
@@ -31,7 +41,6 @@ def adapt(
     shown = branch if _PLAIN_BRANCH.fullmatch(branch) else json.dumps(branch)
     text = _BRANCHES.sub(lambda m: f"{m.group(1)}[{shown}]", text)
     text = _PIN.sub(f"{action_repo}@{release or RELEASE_TAG}", text)
-    text = text.replace(f"github.com/{PLACEHOLDER_REPO}@", f"github.com/{action_repo}@")
     if config is not None:
         quoted = json.dumps(config)
         text = _COMMAND.sub(lambda m: f"{m.group(0)}\n{m.group(1)}config: {quoted}", text)

@@ -13,8 +13,14 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from averos_ci.onboard.checklist import ENVIRONMENT, STATE_KEY_SECRET
+from averos_ci.onboard.expressions import Opaque, Own, may_run, possible
 
 _LEVEL = {"none": 0, "read": 1, "write": 2}
+# Events whose workflow file comes from the pull request's merge ref: its author controls the
+# workflow anyway, and a fork's run has a read-only token (docs/explanation/threat-model.md)
+PR_EVENTS = frozenset(
+    {"pull_request", "pull_request_review", "pull_request_review_comment", "merge_group"}
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,8 @@ NEEDS: dict[str, Needs] = {
         frozenset(),
         (("contents", "read"), ("pull-requests", "read"), ("statuses", "write")),
     ),
+    # installs averos-ci for a later step (the monorepo's project discovery); no API call
+    "install": Needs(frozenset(), frozenset(), ()),
 }
 _AUTO = {
     "pull_request": "plan",
@@ -89,6 +97,12 @@ def triggers(workflow: dict[str, Any]) -> dict[str, Any]:
     return {str(k): v for k, v in on.items()} if isinstance(on, dict) else {}
 
 
+def is_averos_action(uses: str) -> bool:
+    """``uses`` names averos-ci: the local action the examples use (``./.github/actions/
+    averos-ci``, which pins the release) or the release itself (``owner/averos-ci@ref``)."""
+    return uses.split("@")[0].rstrip("/").endswith("/averos-ci")
+
+
 def averos_steps(workflow: dict[str, Any], file: str) -> list[tuple[AverosStep, dict[str, Any]]]:
     """``(step, job)`` for every step that uses the averos-ci action."""
     found = []
@@ -97,19 +111,80 @@ def averos_steps(workflow: dict[str, Any], file: str) -> list[tuple[AverosStep, 
             continue
         for step in job.get("steps") or []:
             uses = str(step.get("uses", "")) if isinstance(step, dict) else ""
-            if uses.split("@")[0].endswith("/averos-ci"):
+            if is_averos_action(uses):
                 command = str((step.get("with") or {}).get("command", "auto"))
                 found.append((AverosStep(file, str(name), command), job))
     return found
 
 
+def missing_local_actions(workflow: dict[str, Any], root: Path) -> list[str]:
+    """The local averos-ci actions (``./…``) the workflow runs that ``root`` does not hold."""
+    missing = []
+    for job in (workflow.get("jobs") or {}).values():
+        steps = job.get("steps") if isinstance(job, dict) else None
+        for step in steps or []:
+            uses = str(step.get("uses", "")) if isinstance(step, dict) else ""
+            local = uses.startswith("./") and is_averos_action(uses) and uses not in missing
+            if local and not any(
+                (root / uses / n).is_file() for n in ("action.yml", "action.yaml")
+            ):
+                missing.append(uses)
+    return missing
+
+
+def untrusted_checkouts(workflow: dict[str, Any]) -> list[str]:
+    """Jobs that can run a local action (``./…``: code of the checkout) from a tree the
+    workflow does not vouch for. On an event that runs the default branch's workflow with its
+    credentials (every event but :data:`PR_EVENTS`), each checkout before the local action must
+    be the workflow's own commit: no ``ref:`` that can name other code (a pull request's head),
+    no other ``repository:``. ``if:`` and ``ref:`` are evaluated for each event."""
+    out = []
+    events = sorted(set(triggers(workflow)) - PR_EVENTS)
+    for name, job in (workflow.get("jobs") or {}).items():
+        steps = [s for s in (job.get("steps") or []) if isinstance(s, dict)]
+        local = [i for i, s in enumerate(steps) if str(s.get("uses", "")).startswith("./")]
+        if not local:
+            continue
+        checkouts = [
+            s for s in steps[: local[-1]] if str(s.get("uses", "")).startswith("actions/checkout@")
+        ]
+        for event in events:
+            try:
+                out += _foreign_checkouts(str(name), job, checkouts, event)
+            except ValueError as exc:  # an expression this reader cannot follow: say so
+                out.append(f"job '{name}' on {event}: cannot tell what it checks out ({exc})")
+    return out
+
+
+def _foreign_checkouts(
+    name: str, job: dict[str, Any], checkouts: list[dict[str, Any]], event: str
+) -> list[str]:
+    if not may_run(job.get("if"), event):
+        return []
+    out = []
+    where = f"job '{name}' on {event}: checks out"
+    why = "before it runs a local action, with the default branch's credentials"
+    for step in checkouts:
+        given = step.get("with") or {}
+        repository = given.get("repository")
+        if repository not in (None, "", "${{ github.repository }}"):
+            out.append(f"{where} the repository {repository!r} {why}")
+        values = possible(given.get("ref"), event)
+        foreign = [v for v in values if v not in (None, "") and not isinstance(v, Own)]
+        if foreign:
+            shown = foreign[0].name if isinstance(foreign[0], Opaque) else repr(foreign[0])
+            out.append(f"{where} {given.get('ref')!r} (can be {shown}) {why}")
+    return out
+
+
 def problems(path: Path, *, branch: str) -> list[str]:
-    """Every way the workflow at ``path`` does not give its averos-ci steps what they need."""
+    """Every way the workflow at ``path`` does not give its averos-ci steps what they need,
+    or runs a local action from code it does not vouch for."""
     workflow = load_workflow(path)
     if workflow is None:
         return [f"{path.name}: not a readable workflow (YAML)"]
     on = triggers(workflow)
-    out: list[str] = []
+    out: list[str] = [f"{path.name}: {p}" for p in untrusted_checkouts(workflow)]
     for step, job in averos_steps(workflow, path.name):
         where = f"{path.name}: job '{step.job}' ({step.command})"
         commands = _commands(step.command, on)
@@ -172,7 +247,7 @@ def _apply_checks(job: dict[str, Any]) -> list[str]:
     keys = [
         str((s.get("with") or {}).get("state-key", ""))
         for s in steps
-        if str(s.get("uses", "")).split("@")[0].endswith("/averos-ci")
+        if is_averos_action(str(s.get("uses", "")))
     ]
     if not any(f"secrets.{STATE_KEY_SECRET}" in k for k in keys):
         out.append(f"needs 'state-key: ${{{{ secrets.{STATE_KEY_SECRET} }}}}'")

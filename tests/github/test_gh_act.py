@@ -150,6 +150,8 @@ def test_composite_action_under_act(tmp_path: Path, fake: FakeGitHub) -> None:
 
 STANDINS = Path(__file__).resolve().parent / "act_standins"
 APPLY_EXAMPLE = REPO_ROOT / "examples" / "workflows" / "averos-apply.yml"
+# the local action the example runs (./.github/actions/averos-ci), which pins the release
+LOCAL_ACTION = REPO_ROOT / "examples" / "actions" / "averos-ci" / "action.yml"
 # GitHub's actions the example uses -> the stand-in folder act runs instead (act itself skips
 # actions/checkout of the job's own repository: the working directory is the checkout).
 STANDIN_FOR = {
@@ -167,9 +169,10 @@ DONE_MEMBER = "      - { memberNature: simple, ename: Task, mname: done, memberT
 
 
 def local_repositories(workflow: str, action: Path, scratch: Path) -> list[str]:
-    """``--local-repository`` values for every remote action of ``workflow``, at the ref the
-    workflow pins (so re-pinning the example needs no change here). act copies an action's
-    folder alone: each stand-in gets its own copy of the shared ``lib.js``."""
+    """``--local-repository`` values for every remote action of ``workflow`` (the text of a
+    workflow and of the local actions it runs), at the ref they pin (so re-pinning the example
+    needs no change here); act applies them to a local action's steps too. act copies an
+    action's folder alone: each stand-in gets its own copy of the shared ``lib.js``."""
     uses = set(USES.findall(workflow))
     if any(name.endswith("/averos-ci") for name, _ in uses):  # and the action's own steps
         uses |= set(USES.findall((action / "action.yml").read_text(encoding="utf-8")))
@@ -197,6 +200,9 @@ def _angular_world(tmp_path: Path, fake: FakeGitHub) -> World:
     (world.dev / "averos.config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
     (world.dev / ".gitignore").write_text(".averos/\nnode_modules/\n", encoding="utf-8")
     (world.dev / "todoapp.manifest.yaml").unlink()  # PR 1 adds the application
+    local = world.dev / ".github" / "actions" / "averos-ci" / "action.yml"
+    local.parent.mkdir(parents=True)
+    shutil.copy2(LOCAL_ACTION, local)  # as the user's repository holds it
     git(world.dev, "add", "-A")
     git(world.dev, "commit", "-q", "-m", "angular-schematics")
     git(world.dev, "push", "-q", "origin", "main")
@@ -264,7 +270,8 @@ def test_angular_apply_example_under_act_restores_its_cache(
     action.mkdir()
     _copy_action(action)
     store, artifacts = tmp_path / "standin-cache", tmp_path / "standin-artifacts"
-    extra = [*local_repositories(workflow, action, tmp_path / "standins"),
+    uses = workflow + LOCAL_ACTION.read_text(encoding="utf-8")  # the pin is the local action's
+    extra = [*local_repositories(uses, action, tmp_path / "standins"),
              "--env", f"ACT_STANDIN_CACHE_DIR={store}",
              "--env", f"ACT_STANDIN_ARTIFACT_DIR={artifacts}"]  # fmt: skip
 

@@ -11,6 +11,8 @@ from ruamel.yaml import YAML
 from tests.github.gh_world import REPO_ROOT
 
 EXAMPLES = REPO_ROOT / "examples" / "workflows"
+WRAPPER = REPO_ROOT / "examples" / "actions" / "averos-ci" / "action.yml"
+LOCAL_ACTION = "./.github/actions/averos-ci"  # the examples' one pin of averos-ci: WRAPPER
 SHA_PIN = re.compile(r"^[\w.-]+/[\w.-]+(/[\w.-]+)*@[0-9a-f]{40}$")  # owner/repo[/path]@sha
 
 
@@ -25,16 +27,22 @@ def steps(workflow: dict[str, Any]) -> list[dict[str, Any]]:
     return [s for job in workflow["jobs"].values() for s in job["steps"]]
 
 
-def test_third_party_actions_are_pinned_by_sha_and_ours_by_the_major_tag() -> None:
+def test_third_party_actions_are_pinned_by_sha_and_ours_in_the_local_action() -> None:
+    ours = 0
     for path in sorted(EXAMPLES.glob("*.yml")):
         for step in steps(load(path.name)):
             uses = step.get("uses")
             if uses is None:
                 continue
-            if uses.startswith("your-org/averos-ci@"):
-                assert uses == "your-org/averos-ci@v0.1.0", (path.name, uses)  # a release tag
+            if uses.startswith("./"):
+                assert uses == LOCAL_ACTION, (path.name, uses)
+                ours += 1
             else:
-                assert SHA_PIN.match(uses), (path.name, uses)
+                assert "averos-ci" not in uses and SHA_PIN.match(uses), (path.name, uses)
+    assert ours == 14  # every averos-ci step of the five workflows
+    wrapper = YAML(typ="safe", pure=True).load(WRAPPER.read_text(encoding="utf-8"))
+    (step,) = wrapper["runs"]["steps"]
+    assert step["uses"] == "your-org/averos-ci@v0.1.0"  # a release tag, the one placeholder
 
 
 def test_the_plan_runs_when_a_draft_becomes_ready() -> None:
@@ -52,7 +60,7 @@ def test_the_apply_sets_up_node_caches_the_template_and_keeps_the_logs() -> None
     assert "hashFiles(" in cache["with"]["key"] and cache["with"]["restore-keys"]
     exported = " ".join(str(s.get("run", "")) for s in apply[: uses.index("actions/cache")])
     assert "AVEROS_CI_CACHE_DIR=" in exported and "$GITHUB_ENV" in exported
-    averos = uses.index("your-org/averos-ci")
+    averos = uses.index(LOCAL_ACTION)
     assert uses.index("actions/setup-node") < averos and uses.index("actions/cache") < averos
     upload = apply[uses.index("actions/upload-artifact")]
     assert upload["if"].startswith("always()")

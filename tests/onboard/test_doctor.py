@@ -191,6 +191,15 @@ def test_workflows(setup_repo: Path, settings_fake: SettingsFake) -> None:
     assert check.status is Status.FAIL and "no workflow runs apply" in check.detail
     apply.write_text(text, encoding="utf-8")
     assert status_of(run(setup_repo, settings_fake, healthy()), "workflows") is Status.PASS
+    # the workflows copied without the local action they run
+    local = setup_repo / ".github" / "actions" / "averos-ci" / "action.yml"
+    pin = local.read_text(encoding="utf-8")
+    local.unlink()
+    check = next(c for c in run(setup_repo, settings_fake, healthy()).checks if c.id == "workflows")
+    assert check.status is Status.FAIL
+    assert check.detail.count(".github/actions/averos-ci/action.yml is missing") == 4, check.detail
+    local.write_text(pin, encoding="utf-8")
+    assert status_of(run(setup_repo, settings_fake, healthy()), "workflows") is Status.PASS
 
 
 def test_cli_exit_codes_json_and_no_token_printed(

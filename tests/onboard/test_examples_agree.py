@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -69,20 +70,59 @@ def test_the_rules_find_what_the_monorepo_example_used_to_miss(tmp_path: Path) -
     assert any("'push' does not run" in p for p in problems(broken, branch="trunk"))
 
 
-def test_examples_pin_this_release_and_the_placeholder_is_documented_once() -> None:
+def placeholder_lines(root: Path = REPO_ROOT) -> dict[str, list[str]]:
+    """Every line naming the placeholder in what users read or copy: the README, the docs,
+    the examples and the action (not the changelog, the tests or the code's constants)."""
+    pages = [root / "README.md", root / "action.yml", *(root / "docs").rglob("*.md")]
+    pages += [p for p in (root / "examples").rglob("*") if p.is_file()]
+    found: dict[str, list[str]] = {}
+    for page in pages:
+        text = page.read_bytes().decode("utf-8", errors="replace")
+        lines = [line.strip() for line in text.splitlines() if PLACEHOLDERS.search(line)]
+        if lines:
+            found[page.relative_to(root).as_posix()] = lines
+    return found
+
+
+def test_the_placeholder_is_named_in_three_documented_lines_only() -> None:
+    """The local action's one pin, the pre-commit entry (pre-commit needs a URL) and the
+    setup page that explains them: a new line naming the placeholder fails here."""
+    found = placeholder_lines()
+    assert sorted(found) == [
+        "docs/how-to/pre-commit.md",
+        "docs/how-to/setup.md",
+        "examples/actions/averos-ci/action.yml",
+    ], found
+    assert all(len(lines) == 1 for lines in found.values()), found
+    (pin,) = found["examples/actions/averos-ci/action.yml"]
+    assert pin.startswith(f"uses: {PLACEHOLDER_REPO}@{RELEASE_TAG} "), pin  # a slot init fills
+    assert "<owner>/averos-ci" not in str(found)
     for path in EXAMPLES:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if PLACEHOLDERS.search(line):  # a slot `averos-ci init` fills in
-                assert f"{PLACEHOLDER_REPO}@{RELEASE_TAG}" in line, (path.name, line)
-    for page in [REPO_ROOT / "README.md", *(REPO_ROOT / "docs").rglob("*.md")]:
-        assert "<owner>/averos-ci" not in page.read_text(encoding="utf-8"), page
-    # The pre-commit snippet (the README's until it became a front page) names the one slot.
+        assert PLACEHOLDER_REPO not in path.read_text(encoding="utf-8"), path.name
+    # The pre-commit snippet names the one slot and where it is explained.
     snippet = (REPO_ROOT / "docs" / "how-to" / "pre-commit.md").read_text(encoding="utf-8")
-    placeholder_lines = [line for line in snippet.splitlines() if PLACEHOLDERS.search(line)]
-    assert len(placeholder_lines) == 1 and "docs/how-to/setup.md" in placeholder_lines[0]
+    (line,) = found["docs/how-to/pre-commit.md"]
+    assert line.startswith("- repo: ") and "docs/how-to/setup.md" in line
     setup = (REPO_ROOT / "docs" / "how-to" / "setup.md").read_text(encoding="utf-8")
     assert "## The action's repository: the one placeholder" in setup
     assert f"rev: {RELEASE_TAG} " in snippet and "rev: v0 " not in snippet
+
+
+def test_the_control_a_new_placeholder_line_is_counted(tmp_path: Path) -> None:
+    """A copy of the repository's pages with the old per-step pin back in one workflow."""
+    for name in ("README.md", "action.yml"):
+        shutil.copy2(REPO_ROOT / name, tmp_path / name)
+    for folder in ("docs", "examples"):
+        shutil.copytree(REPO_ROOT / folder, tmp_path / folder, symlinks=True)
+    assert placeholder_lines(tmp_path) == placeholder_lines()
+    approve = tmp_path / "examples" / "workflows" / "averos-approve.yml"
+    text = approve.read_text(encoding="utf-8")
+    assert text.count("uses: ./.github/actions/averos-ci ") == 1
+    approve.write_text(
+        text.replace("uses: ./.github/actions/averos-ci ", f"uses: {PLACEHOLDER_REPO}@v0.1.0 "),
+        encoding="utf-8",
+    )
+    assert "examples/workflows/averos-approve.yml" in placeholder_lines(tmp_path)
 
 
 def test_documented_action_inputs_list_every_command_of_action_yml() -> None:

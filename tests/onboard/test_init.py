@@ -20,6 +20,7 @@ from tests.conftest import REPO_ROOT, require_tool, unavailable
 from tests.onboard.conftest import git
 
 ACTION = "acme/averos-ci"
+LOCAL_ACTION = "./.github/actions/averos-ci"
 SINGLE = ["averos-apply.yml", "averos-approve.yml", "averos-fork-comment.yml", "averos-plan.yml"]
 
 
@@ -45,21 +46,30 @@ def test_init_writes_a_setup_the_linters_accept(repo: Path) -> None:
     assert (repo / config.manifest_path).is_file()
     assert run_cli(["validate", str(repo / "averos.manifest.yaml")]) == 0
     text = (repo / ".github" / "workflows" / "averos-plan.yml").read_text(encoding="utf-8")
-    assert f"uses: {ACTION}@v{__version__} " in text and "your-org" not in text
+    assert f"uses: {LOCAL_ACTION} " in text and "averos-ci@" not in text
+    # the one file that names the action's repository and release
+    wrapper = (repo / ".github" / "actions" / "averos-ci" / "action.yml").read_text("utf-8")
+    assert [line for line in wrapper.splitlines() if "averos-ci@" in line] == [
+        f"      uses: {ACTION}@v{__version__} # zizmor: ignore[unpinned-uses] -- a release tag "
+        "(docs/how-to/setup.md)"
+    ]
+    assert not any("your-org" in p.read_text("utf-8") for p in (repo / ".github").rglob("*.yml"))
     precommit = (repo / ".pre-commit-config.yaml").read_text(encoding="utf-8")
     assert f"repo: https://github.com/{ACTION}\n" in precommit
     assert f"rev: v{__version__} " in precommit
     paths = [str(p) for p in sorted((repo / ".github" / "workflows").iterdir())]
+    action = str(repo / ".github" / "actions" / "averos-ci" / "action.yml")
     schema = require_tool("check-jsonschema", install="a test extra: pip install -e '.[test]'")
-    r = subprocess.run(
-        [schema, "--builtin-schema", "vendor.github-workflows", *paths],
-        capture_output=True,
-        text=True,
-    )
-    assert r.returncode == 0, r.stdout + r.stderr
+    for kind, checked in (("workflows", paths), ("actions", [action])):
+        r = subprocess.run(
+            [schema, "--builtin-schema", f"vendor.github-{kind}", *checked],
+            capture_output=True,
+            text=True,
+        )
+        assert r.returncode == 0, r.stdout + r.stderr
     zizmor = require_tool("zizmor", install="a test extra: pip install -e '.[test]'")
     r = subprocess.run(
-        [zizmor, "--offline", "--no-progress", *paths], capture_output=True, text=True
+        [zizmor, "--offline", "--no-progress", *paths, action], capture_output=True, text=True
     )
     assert r.returncode == 0, r.stdout + r.stderr
     r = actionlint(paths)
@@ -97,6 +107,7 @@ def test_dry_run_shows_the_files_and_writes_nothing(
     out = capsys.readouterr().out
     assert files(repo) == {}
     assert "create  .github/workflows/averos-apply.yml" in out
+    assert "create  .github/actions/averos-ci/action.yml" in out
     assert "    | name: averos-ci apply" in out and "dry run: nothing was written" in out
     assert "'averos-apply'" in out and "AVEROS_STATE_KEY" in out  # the settings checklist
     assert "GitHub App" in out and "bypass list" in out and "AVEROS_APP_PRIVATE_KEY" in out
@@ -176,7 +187,10 @@ def test_existing_projects_are_found_not_written(repo: Path) -> None:
     assert len(result.notes) == 4 and "averos-plan.yml is the other layout's" in result.notes[0]
     assert not (repo / "averos.config.json").exists()
     text = (repo / ".github" / "workflows" / "averos-monorepo.yml").read_text(encoding="utf-8")
-    assert f"git+https://github.com/{ACTION}@v{__version__}" in text
+    assert "averos-ci@" not in text and "git+https" not in text  # no second pin
+    assert text.count(f"uses: {LOCAL_ACTION} ") == 7  # discover (install) and six jobs
+    wrapper = (repo / ".github" / "actions" / "averos-ci" / "action.yml").read_text("utf-8")
+    assert f"uses: {ACTION}@v{__version__} " in wrapper
 
 
 def test_one_project_in_a_folder_is_passed_as_config(repo: Path) -> None:

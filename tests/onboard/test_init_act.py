@@ -57,7 +57,11 @@ def test_the_plan_workflow_init_writes_runs_under_act(tmp_path: Path, fake: Fake
     action = tmp_path / "action"
     action.mkdir()
     _copy_action(action)
-    extra = local_repositories(workflow.read_text(encoding="utf-8"), action, tmp_path / "st")
+    # the workflow runs the local action init wrote, which runs the release it pins
+    wrapper = repo / ".github" / "actions" / "averos-ci" / "action.yml"
+    assert "uses: ./.github/actions/averos-ci " in workflow.read_text(encoding="utf-8")
+    uses = workflow.read_text(encoding="utf-8") + wrapper.read_text(encoding="utf-8")
+    extra = local_repositories(uses, action, tmp_path / "st")
     assert "acme/averos-ci@v0.1.0=" + str(action) in extra  # the pin init wrote
     # act copies the repository itself only for a checkout without `ref:`; this one has one
     (checkout,) = {

@@ -15,6 +15,7 @@ from tests.conftest import unavailable
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted([*REPO.glob("examples/workflows/*.yml"), *REPO.glob(".github/workflows/*.yml")])
 MONOREPO = REPO / "examples" / "workflows" / "averos-monorepo.yml"
+LOCAL_ACTION = "./.github/actions/averos-ci"  # the one file that pins averos-ci
 # Reads the files named on the command line; prints one located line per finding. A linter
 # per file: the WebAssembly build never frees its results, and its fixed heap runs out after
 # a few files ("RuntimeError: unreachable").
@@ -68,10 +69,16 @@ def test_matrix_jobs_use_discover_outputs_and_guard_the_empty_matrix() -> None:
     run = next(s["run"] for s in jobs["discover"]["steps"] if s.get("id") == "projects")
     assert "projects --format github-matrix" in run and "--changed" in run
     assert "${{" not in run  # event data reaches the script through env only
+    # the program the local action installed (the release every other job runs)
+    install = next(s for s in jobs["discover"]["steps"] if s.get("uses") == LOCAL_ACTION)
+    assert install["with"] == {"command": "install"}
+    env = next(s["env"] for s in jobs["discover"]["steps"] if s.get("id") == "projects")
+    assert env["AVEROS_CI"] == f"${{{{ steps.{install['id']}.outputs.executable }}}}"
+    assert '"$AVEROS_CI" "${args[@]}"' in run
     for name in ("plan", "approve", "apply"):
         job = jobs[name]
         assert job["needs"] == "discover"
         assert "needs.discover.outputs.count != '0'" in job["if"], name
         assert job["strategy"]["matrix"] == "${{ fromJSON(needs.discover.outputs.matrix) }}"
-        action = next(s for s in job["steps"] if s.get("uses", "").startswith("your-org/"))
+        action = next(s for s in job["steps"] if s.get("uses") == LOCAL_ACTION)
         assert action["with"]["config"] == "${{ matrix.config }}"

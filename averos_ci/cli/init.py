@@ -36,7 +36,8 @@ def init(
     ] = False,
 ) -> int:
     """Write a working setup into the current repository: the config (unless projects exist),
-    the workflows, the pre-commit hook; print what to set in GitHub's settings.
+    the workflows and the local action they run (.github/actions/averos-ci, the one line
+    naming averos-ci's repository), the pre-commit hook; print what to set in GitHub's settings.
 
     Exit 0 done (or nothing to change), 1 a file exists and differs (nothing written; see
     --force), 2 usage.

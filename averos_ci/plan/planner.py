@@ -5,9 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import graphlib
-import hashlib
 import heapq
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +13,8 @@ from typing import Any
 
 from averos_ci._model import fast_construct
 from averos_ci.errors import StateError
+from averos_ci.plan.canonical import item_json
+from averos_ci.plan.canonical import sha256_json as sha256_json  # its historical home
 from averos_ci.plan.diff import diff_elements
 from averos_ci.plan.elements import Element, elements
 from averos_ci.plan.model import (
@@ -40,47 +40,6 @@ class PlanResult:
     manifest: dict[str, Any]  # normalized manifest: what the state records after a full apply
     base_state: AppliedState | None
     warnings: tuple[str, ...] = ()  # rendered validation warnings
-
-
-def sha256_json(value: object) -> str:
-    """The sha256 of :func:`canonical_json` (the same bytes), hashed piece by piece: a large
-    plan's canonical JSON is tens of MB, and building it whole (text, then bytes) doubled the
-    planner's peak memory for a moment."""
-    digest = hashlib.sha256()
-    for piece in _canonical_pieces(value, 3):
-        digest.update(piece.encode())
-    digest.update(b"\n")
-    return digest.hexdigest()
-
-
-_PIECE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
-
-
-_BATCH = 256  # list items encoded per piece: few encoder calls, small pieces
-
-
-def _canonical_pieces(value: object, depth: int) -> Iterator[str]:
-    """``canonical_json(value)`` without its newline, in pieces (dicts split by key down to
-    ``depth`` levels, long lists in batches of items; what json.dumps writes for them, key
-    order included: the encoder writes a part of a value as it writes the whole)."""
-    if depth == 0 or not isinstance(value, dict | list) or not _str_keys(value):
-        yield _PIECE(value)
-    elif isinstance(value, list):
-        yield "["
-        for i in range(0, len(value), _BATCH):
-            yield ("," if i else "") + _PIECE(value[i : i + _BATCH])[1:-1]
-        yield "]"
-    else:
-        yield "{"
-        for i, (k, v) in enumerate(sorted(value.items())):
-            yield f"{',' if i else ''}{_PIECE(k)}:"
-            yield from _canonical_pieces(v, depth - 1)
-        yield "}"
-
-
-def _str_keys(value: dict[Any, Any] | list[Any]) -> bool:
-    # json.dumps sorts other keys (ints...) before turning them into strings: leave it to it
-    return isinstance(value, list) or all(type(k) is str for k in value)
 
 
 def args_hash(node: PlanNode) -> str:
@@ -220,9 +179,12 @@ def _plan_manifest(
         wire["repair"] = {k: list(v) for k, v in repairs.items()}
     fields["repair"] = repairs
     fields["code_patch"] = None  # added by averos_ci.plan.patch.with_patch
-    wire["planHash"] = sha256_json(wire)  # over everything else: format, hashes, diff, nodes
+    # each node and diff entry encoded once: for the planHash and for the JSON rendering
+    items = item_json(wire_nodes, *(wire["diff"][k] for k in _CHANGE_LISTS))
+    # over everything else: format, hashes, diff, nodes
+    wire["planHash"] = sha256_json(wire, items=items)
     plan = fast_construct(ExecutionPlan, {**fields, "plan_hash": wire["planHash"]})
-    object.__setattr__(plan, "__pydantic_private__", {"_wire": wire})
+    object.__setattr__(plan, "__pydantic_private__", {"_wire": wire, "_item_json": items})
     return PlanResult(plan, manifest, state)
 
 
@@ -256,6 +218,9 @@ def _diff_wire(diff: PlanDiff) -> dict[str, Any]:
         "toRemove": [_change_wire(c, wires) for c in diff.to_remove],
         "unchanged": list(diff.unchanged),
     }
+
+
+_CHANGE_LISTS = ("toAdd", "toUpdate", "conflicts", "toRemove")
 
 
 def _state_elements(state: AppliedState, rules: SensitiveRules) -> dict[str, Element]:

@@ -9,21 +9,45 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 # id of a list of the plan's wire (its nodes, a diff bucket: alive in the wire) -> the compact
 # canonical JSON of each of its items, in order. The wire is read-only: the texts stay true.
 ItemJson = Mapping[int, list[str]]
 
-compact = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+compact = _ENCODER.encode
+
+
+def _item_encoder() -> Callable[[Any], str]:
+    """``compact`` for dicts and lists, by one C encoder kept for all of them: ``encode``
+    builds a new one per call, a third of the time of encoding a plan node."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator: the pure-Python encoder
+        return compact
+    enc = make(
+        None,  # no cycle check: a plan's wire is a tree
+        _ENCODER.default,
+        json.encoder.encode_basestring,  # ensure_ascii=False
+        None,  # no indent
+        ":",
+        ",",
+        True,  # sort_keys
+        False,  # skipkeys
+        True,  # allow_nan
+    )
+    return lambda value: "".join(enc(value, 0))
+
+
+_encode_item = _item_encoder()
 
 _BATCH = 256  # list items encoded per piece: few encoder calls, small pieces
 
 
 def item_json(*lists: list[Any]) -> dict[int, list[str]]:
     """The compact canonical JSON of every item of ``lists`` (see :data:`ItemJson`)."""
-    return {id(items): [compact(item) for item in items] for items in lists}
+    return {id(items): [_encode_item(item) for item in items] for items in lists}
 
 
 def carried(items: ItemJson, before: object, after: object) -> dict[int, list[str | None]]:

@@ -240,23 +240,22 @@ _CREATE, _UPDATE, _SKIP = Action.CREATE, Action.UPDATE, Action.SKIP
 
 def _order(new: dict[str, Element]) -> list[Element]:
     """Stable topological order: among ready nodes, smallest (phase rank, order, id) first."""
-    by_id = {e.id: e for e in new.values()}
     sorter: graphlib.TopologicalSorter[str] = graphlib.TopologicalSorter()
     for e in new.values():
         sorter.add(e.id, *e.deps)
     sorter.prepare()  # raises CycleError; the element table never builds one
 
+    # the heap holds each node's place in that (unique) order: ints compare faster than tuples
     ranks = {phase: phase.rank for phase in Phase}
-    keys = {e.id: (ranks[e.phase], e.order[0], e.order[1], e.id) for e in new.values()}
-    key = keys.__getitem__
-
-    heap = [key(n) for n in sorter.get_ready()]
+    by_key = sorted(new.values(), key=lambda e: (ranks[e.phase], *e.order, e.id))
+    place = {e.id: i for i, e in enumerate(by_key)}
+    heap = [place[n] for n in sorter.get_ready()]
     heapq.heapify(heap)
     out: list[Element] = []
     while heap:
-        node_id = heapq.heappop(heap)[3]
-        out.append(by_id[node_id])
-        sorter.done(node_id)
+        e = by_key[heapq.heappop(heap)]
+        out.append(e)
+        sorter.done(e.id)
         for ready in sorter.get_ready():
-            heapq.heappush(heap, key(ready))
+            heapq.heappush(heap, place[ready])
     return out

@@ -122,16 +122,14 @@ def _plan_manifest(
             "depends_on": e.deps,
             "args": e.args,
         }
-        node = fast_construct(PlanNode, values)
         # every field is set: one shared "fields set" for all (frozen) nodes, not one each
-        object.__setattr__(node, "__pydantic_fields_set__", _NODE_FIELDS)
-        nodes.append(node)
+        nodes.append(fast_construct(PlanNode, values, _NODE_FIELDS))
         wire_nodes.append(
             {
                 "id": e.id,
-                "phase": e.phase.value,
+                "phase": _VALUES[e.phase],  # a dict, not the enum's (slow) ``value``
                 "command": e.command,
-                "action": action.value,
+                "action": _VALUES[action],
                 "dependsOn": list(e.deps),
                 "args": e.args,
             }
@@ -200,7 +198,7 @@ def _change_wire(c: Change, wires: dict[int, AttributeWire]) -> dict[str, Any]:
         out.append(wire)
     return {
         "attributes": out,
-        "bucket": c.bucket.value,
+        "bucket": _VALUES[c.bucket],
         "fields": list(c.fields),
         "id": c.id,
         "kind": c.kind,
@@ -234,6 +232,7 @@ def _state_elements(state: AppliedState, rules: SensitiveRules) -> dict[str, Ele
 
 
 _ACTIONS = tuple(Action)
+_VALUES: dict[object, str] = {m: m.value for enum in (Action, Bucket, Phase) for m in enum}
 _NODE_FIELDS = set(PlanNode.model_fields)
 _CREATE, _UPDATE, _SKIP = Action.CREATE, Action.UPDATE, Action.SKIP
 

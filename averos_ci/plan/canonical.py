@@ -2,7 +2,7 @@
 
 A plan of 5,000 entities has ~240,000 nodes and diff entries, ~70 MB of JSON. The planHash
 hashes their canonical encoding, and the JSON rendering writes the same encoding of each one
-(one per line): :func:`item_json` encodes each once, and both use it (:class:`ItemJson`).
+(one per line): :func:`item_json` encodes each once, and both use it (:data:`ItemJson`).
 """
 
 from __future__ import annotations

@@ -4,12 +4,15 @@ Sizes: 10, 100, 1,000 and 5,000 entities x 20 members (plus a use case, a servic
 configuration and a translation entry per entity). Prints the median wall time, the median CPU
 time (user + system: what a shared, loaded machine changes least) and the peak RSS of a fresh
 process per size (the largest of the runs), and the 1,000 -> 5,000 time ratio.
-Targets: 5,000 entities <= 10 s (issue 25: <= 7 s) and a peak <= 500 MB; 1,000 -> 5,000 <= 6x
-(near-linear).
+Targets (issue 25): 5,000 entities <= 7 s wall (the median) and a peak <= 500 MB; 1,000 ->
+5,000 <= 6x (near-linear). On an idle machine wall time is about CPU time; on a loaded one
+(the load average is printed) the wall median can miss while CPU time meets it: the verdict
+says which.
 
     python bench/plan_scale.py [--runs 5] [--sizes 10,100,1000,5000] [--quick]
 
 --quick: sizes 10,100 and one run (CI runs it so that a broken bench fails CI).
+`--sizes 1000,5000 --runs 5` prints the issue-25 figures (~1-2 minutes on 2 cores).
 """
 
 from __future__ import annotations
@@ -139,17 +142,20 @@ def main() -> None:
                 f"{cpu:>7.2f} {peak:>9.0f}"
             )
     if 1000 in results and 5000 in results:
+        ratio = results[5000] / results[1000]
         print(
-            f"ratio 5,000 / 1,000 entities = {results[5000] / results[1000]:.2f}x "
-            "(target <= 6x); 5,000 entities target <= 10 s"
+            f"ratio 5,000 / 1,000 entities = {ratio:.2f}x "
+            f"(target <= 6x: {'met' if ratio <= 6 else 'NOT met'})"
         )
 
     if 5000 in results:
-        t, mem = results[5000], peaks[5000] * 1.048576  # MiB -> MB
+        t, cpu, mem = results[5000], cpus[5000], peaks[5000] * 1.048576  # MiB -> MB
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
         print(
-            f"5,000 entities: {t:.2f} s (target <= 7 s: {'met' if t <= 7 else 'NOT met'}; "
-            f"CPU {cpus[5000]:.2f} s), "
-            f"peak {mem:.0f} MB (target <= 500 MB: {'met' if mem <= 500 else 'NOT met'})"
+            f"5,000 entities: wall {t:.2f} s (target <= 7 s: {'met' if t <= 7 else 'NOT met'}), "
+            f"CPU {cpu:.2f} s ({'within' if cpu <= 7 else 'over'} 7 s), "
+            f"peak {mem:.0f} MB (target <= 500 MB: {'met' if mem <= 500 else 'NOT met'}); "
+            f"load average {load} on {os.cpu_count()} CPUs"
         )
 
 

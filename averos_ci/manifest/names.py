@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 MAX_NAME_LENGTH = 64
 PASCAL = re.compile(r"^[A-Z][A-Za-z0-9]*$")
@@ -106,6 +107,7 @@ TARGET_SPACES = frozenset({"logged", "public"})
 API_PROTOCOLS = frozenset({"http", "https"})
 
 
+@lru_cache(maxsize=4096)  # a large manifest repeats its member names in every entity
 def name_problem(name: str, *, pascal: bool) -> tuple[str, str] | None:
     """(code, message) if ``name`` cannot be used, else None."""
     if "/" in name or "\\" in name or ".." in name or "\x00" in name:

@@ -205,31 +205,49 @@ _CHILDREN: dict[str, str] = {
 
 
 def _unknown_keys(data: dict[str, Any], report: Reporter) -> None:
-    def check(obj: dict[str, Any], model: str, at: Pointer) -> None:
-        known = shape.FIELDS[model]
-        for key, value in obj.items():
-            if key not in known:
-                report.warning(
-                    "SYN-12",
-                    f"unknown key {key!r} is ignored",
-                    (*at, key),
-                    key=True,
-                    hint="check the spelling against the Averos manifest format",
-                )
-                continue
-            if key == "httpAuthConfig" and isinstance(value, dict):
-                check(value, "HttpAuthConfig", (*at, key))
-            elif key == "members" and isinstance(value, list):
-                for i, m in enumerate(value):
-                    nature = m.get("memberNature")
-                    sub = "SimpleMember" if nature == "simple" else "CompositeMember"
-                    check(m, sub, (*at, key, i))
-            elif key in _CHILDREN and isinstance(value, list):
-                for i, item in enumerate(value):
-                    if isinstance(item, dict):
-                        check(item, _CHILDREN[key], (*at, key, i))
+    _check_keys(data, "Application", (), report)
 
-    check(data, "Application", ())
+
+def _check_keys(obj: dict[str, Any], model: str, at: Pointer, report: Reporter) -> None:
+    # A module function, not a closure: a recursive closure is a reference cycle, and through
+    # ``report`` it kept the whole parsed document alive until the next cyclic collection.
+    known = shape.FIELDS[model]
+    for key, value in obj.items():
+        if key not in known:
+            report.warning(
+                "SYN-12",
+                f"unknown key {key!r} is ignored",
+                (*at, key),
+                key=True,
+                hint="check the spelling against the Averos manifest format",
+            )
+            continue
+        if key == "httpAuthConfig" and isinstance(value, dict):
+            _check_keys(value, "HttpAuthConfig", (*at, key), report)
+        elif key == "members" and isinstance(value, list):
+            for i, m in enumerate(value):
+                nature = m.get("memberNature")
+                sub = "SimpleMember" if nature == "simple" else "CompositeMember"
+                if not _nothing_below(m, sub):
+                    _check_keys(m, sub, (*at, key, i), report)
+        elif key in _CHILDREN and isinstance(value, list):
+            sub = _CHILDREN[key]
+            for i, item in enumerate(value):
+                if isinstance(item, dict) and not _nothing_below(item, sub):
+                    _check_keys(item, sub, (*at, key, i), report)
+
+
+def _nothing_below(obj: dict[str, Any], model: str) -> bool:
+    """No unknown key at or below ``obj``, sure without walking it (100,000 members)."""
+    return model in _LEAVES and obj.keys() <= shape.FIELDS[model].keys()
+
+
+# Models with no object below them: when their keys are all known, there is nothing to check.
+_LEAVES = frozenset(
+    model
+    for model, fields in shape.FIELDS.items()
+    if not any(f in _CHILDREN or f in ("members", "httpAuthConfig") for f in fields)
+)
 
 
 def validate_paths(

@@ -37,18 +37,30 @@ def plan_command(
     applied — the code ``run`` and ``github apply`` give it too). Errors keep their codes
     (2 invalid input or usage, 3 internal), so "changes" is never mistaken for an error.
     """
+    from averos_ci.plan.planner import no_cyclic_gc
+
     if output_format is None:
         output_format = "json" if out is not None and out.suffix.lower() == ".json" else "text"
-    plan = _plan_and_write(
-        config=config,
-        manifest=manifest,
-        state=state,
-        output_format=output_format,
-        out=out,
-        max_bytes=max_bytes,
-        policy=policy,
-    )
-    if not detailed_exitcode:
+    # No cyclic collection from reading the manifest to writing the plan (planner.py says
+    # why); the plan is dropped inside: objects still alive when the collector comes back are
+    # all scanned by its next pass (a second or more on a large plan).
+    with no_cyclic_gc():
+        plan = _plan_and_write(
+            config=config,
+            manifest=manifest,
+            state=state,
+            output_format=output_format,
+            out=out,
+            max_bytes=max_bytes,
+            policy=policy,
+        )
+        code = _exit_code(plan, detailed=detailed_exitcode)
+        del plan
+    return code
+
+
+def _exit_code(plan: ExecutionPlan, *, detailed: bool) -> int:
+    if not detailed:
         return int(ExitCode.OK)
     if not plan.applicable:
         return int(ExitCode.CONFLICTS)

@@ -7,8 +7,7 @@ args no Averos schematic can change on an existing element (the README's update/
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from averos_ci.plan.model import Phase
 from averos_ci.plan.sensitive import SensitiveRules
@@ -16,8 +15,7 @@ from averos_ci.plan.sensitive import SensitiveRules
 ALL = frozenset({"*"})  # every change is a conflict
 
 
-@dataclass(frozen=True, slots=True)  # no __dict__: plans of 100,000+ elements
-class Element:
+class Element(NamedTuple):  # immutable, no __dict__, and built fast: 120,000+ on large plans
     key: str  # diff identity (the name path); equal to the node id except for the application
     id: str  # node id
     kind: str
@@ -28,7 +26,7 @@ class Element:
     order: tuple[str, int] = ("", 0)  # tie-break before the id (keeps member order)
     conflict_fields: frozenset[str] = frozenset()
     rename_of: str | None = None  # key of the element this one was renamed from
-    ignore_on_rename: frozenset[str] = field(default_factory=frozenset)
+    ignore_on_rename: frozenset[str] = frozenset()
     # args shown as "(sensitive)" in every rendering (credentials; averos_ci.plan.sensitive)
     sensitive_fields: frozenset[str] = frozenset()
 
@@ -46,12 +44,16 @@ def elements(
     out: dict[str, Element] = {}
     for e in _iter_elements(manifest):
         secret = rules.fields(e.id, e.args)
-        out[e.key] = replace(e, sensitive_fields=secret) if secret else e
+        out[e.key] = e._replace(sensitive_fields=secret) if secret else e
     return out
 
 
 _DEFAULT_RULES = SensitiveRules()
 
+
+_SIMPLE_CONFLICTS = frozenset({"memberType", "listOfEnumValues", "memberTag"})
+_SIMPLE_RENAME_IGNORES = frozenset({"ename", "mname"})
+_COMPOSITE_RENAME_IGNORES = frozenset({"ename", "memberName"})
 
 _USE_CASE_COMMANDS = {
     "CRUD": "advanced-crud",
@@ -120,9 +122,9 @@ def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:
                     args,
                     (ent_id,),
                     (name, index),
-                    frozenset({"memberType", "listOfEnumValues", "memberTag"}),
+                    _SIMPLE_CONFLICTS,
                     rename_of,
-                    frozenset({"ename", "mname"}),
+                    _SIMPLE_RENAME_IGNORES,
                 )
             else:
                 args = _clean(
@@ -146,7 +148,7 @@ def _iter_elements(m: dict[str, Any]) -> Iterator[Element]:
                     (name, index),
                     ALL,
                     rename_of,
-                    frozenset({"ename", "memberName"}),
+                    _COMPOSITE_RENAME_IGNORES,
                 )
     for name, fm in m["fieldMappings"].items():
         ename = fm["ename"]

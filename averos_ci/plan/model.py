@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Literal, Required
 
@@ -155,12 +156,20 @@ class ExecutionPlan(WireModel):
     # the code change (averos_ci.plan.patch), when the adapter regenerates: part of the planHash
     code_patch: dict[str, Any] | None = Field(default=None, exclude_if=lambda v: v is None)
     _wire: dict[str, Any] | None = PrivateAttr(default=None)  # set by the planner (read-only)
+    # the JSON of the cached wire's nodes and diff entries (averos_ci.plan.canonical)
+    _item_json: dict[int, list[str]] | None = PrivateAttr(default=None)
 
     def to_wire(self) -> dict[str, object]:
         """The JSON-ready dict. The planner caches it: treat the result as read-only."""
         if self.__pydantic_private__ and self._wire is not None:
             return self._wire
         return super().to_wire()
+
+    def item_json(self) -> Mapping[int, list[str]]:
+        """The encodings the planner made of :meth:`to_wire`'s nodes and diff entries."""
+        if self.__pydantic_private__ and self._wire is not None and self._item_json:
+            return self._item_json
+        return {}
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:
         data = super().model_dump(**kwargs)

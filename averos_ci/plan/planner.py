@@ -5,9 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import graphlib
-import hashlib
 import heapq
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +13,8 @@ from typing import Any
 
 from averos_ci._model import fast_construct
 from averos_ci.errors import StateError
+from averos_ci.plan.canonical import item_json
+from averos_ci.plan.canonical import sha256_json as sha256_json  # its historical home
 from averos_ci.plan.diff import diff_elements
 from averos_ci.plan.elements import Element, elements
 from averos_ci.plan.model import (
@@ -40,47 +40,6 @@ class PlanResult:
     manifest: dict[str, Any]  # normalized manifest: what the state records after a full apply
     base_state: AppliedState | None
     warnings: tuple[str, ...] = ()  # rendered validation warnings
-
-
-def sha256_json(value: object) -> str:
-    """The sha256 of :func:`canonical_json` (the same bytes), hashed piece by piece: a large
-    plan's canonical JSON is tens of MB, and building it whole (text, then bytes) doubled the
-    planner's peak memory for a moment."""
-    digest = hashlib.sha256()
-    for piece in _canonical_pieces(value, 3):
-        digest.update(piece.encode())
-    digest.update(b"\n")
-    return digest.hexdigest()
-
-
-_PIECE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
-
-
-_BATCH = 256  # list items encoded per piece: few encoder calls, small pieces
-
-
-def _canonical_pieces(value: object, depth: int) -> Iterator[str]:
-    """``canonical_json(value)`` without its newline, in pieces (dicts split by key down to
-    ``depth`` levels, long lists in batches of items; what json.dumps writes for them, key
-    order included: the encoder writes a part of a value as it writes the whole)."""
-    if depth == 0 or not isinstance(value, dict | list) or not _str_keys(value):
-        yield _PIECE(value)
-    elif isinstance(value, list):
-        yield "["
-        for i in range(0, len(value), _BATCH):
-            yield ("," if i else "") + _PIECE(value[i : i + _BATCH])[1:-1]
-        yield "]"
-    else:
-        yield "{"
-        for i, (k, v) in enumerate(sorted(value.items())):
-            yield f"{',' if i else ''}{_PIECE(k)}:"
-            yield from _canonical_pieces(v, depth - 1)
-        yield "}"
-
-
-def _str_keys(value: dict[Any, Any] | list[Any]) -> bool:
-    # json.dumps sorts other keys (ints...) before turning them into strings: leave it to it
-    return isinstance(value, list) or all(type(k) is str for k in value)
 
 
 def args_hash(node: PlanNode) -> str:
@@ -111,9 +70,11 @@ def compute_plan(
 
 
 @contextlib.contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
+def no_cyclic_gc() -> Iterator[None]:
     """The planner allocates millions of small acyclic objects on large manifests; the cyclic
-    collector's repeated full passes over them cost more than the planning itself (2-4x)."""
+    collector's repeated full passes over them cost more than the planning itself (2-4x).
+    The ``plan`` command holds it from reading the manifest to writing the plan: the parsed
+    document and the plan's wire are as large, and refcounting frees them all the same."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -131,7 +92,7 @@ def plan_manifest(
     repair: Mapping[str, tuple[str, ...]] | None = None,
 ) -> PlanResult:
     """Plan an already normalized manifest against ``state`` (and ``execution`` settings)."""
-    with _no_cyclic_gc():
+    with no_cyclic_gc():
         return _plan_manifest(manifest, state, execution, repair)
 
 
@@ -161,16 +122,14 @@ def _plan_manifest(
             "depends_on": e.deps,
             "args": e.args,
         }
-        node = fast_construct(PlanNode, values)
         # every field is set: one shared "fields set" for all (frozen) nodes, not one each
-        object.__setattr__(node, "__pydantic_fields_set__", _NODE_FIELDS)
-        nodes.append(node)
+        nodes.append(fast_construct(PlanNode, values, _NODE_FIELDS))
         wire_nodes.append(
             {
                 "id": e.id,
-                "phase": e.phase.value,
+                "phase": _VALUES[e.phase],  # a dict, not the enum's (slow) ``value``
                 "command": e.command,
-                "action": action.value,
+                "action": _VALUES[action],
                 "dependsOn": list(e.deps),
                 "args": e.args,
             }
@@ -218,9 +177,12 @@ def _plan_manifest(
         wire["repair"] = {k: list(v) for k, v in repairs.items()}
     fields["repair"] = repairs
     fields["code_patch"] = None  # added by averos_ci.plan.patch.with_patch
-    wire["planHash"] = sha256_json(wire)  # over everything else: format, hashes, diff, nodes
+    # each node and diff entry encoded once: for the planHash and for the JSON rendering
+    items = item_json(wire_nodes, *(wire["diff"][k] for k in _CHANGE_LISTS))
+    # over everything else: format, hashes, diff, nodes
+    wire["planHash"] = sha256_json(wire, items=items)
     plan = fast_construct(ExecutionPlan, {**fields, "plan_hash": wire["planHash"]})
-    object.__setattr__(plan, "__pydantic_private__", {"_wire": wire})
+    object.__setattr__(plan, "__pydantic_private__", {"_wire": wire, "_item_json": items})
     return PlanResult(plan, manifest, state)
 
 
@@ -236,7 +198,7 @@ def _change_wire(c: Change, wires: dict[int, AttributeWire]) -> dict[str, Any]:
         out.append(wire)
     return {
         "attributes": out,
-        "bucket": c.bucket.value,
+        "bucket": _VALUES[c.bucket],
         "fields": list(c.fields),
         "id": c.id,
         "kind": c.kind,
@@ -256,6 +218,9 @@ def _diff_wire(diff: PlanDiff) -> dict[str, Any]:
     }
 
 
+_CHANGE_LISTS = ("toAdd", "toUpdate", "conflicts", "toRemove")
+
+
 def _state_elements(state: AppliedState, rules: SensitiveRules) -> dict[str, Element]:
     try:
         return elements(state.manifest, sensitive=rules)
@@ -267,29 +232,29 @@ def _state_elements(state: AppliedState, rules: SensitiveRules) -> dict[str, Ele
 
 
 _ACTIONS = tuple(Action)
+_VALUES: dict[object, str] = {m: m.value for enum in (Action, Bucket, Phase) for m in enum}
 _NODE_FIELDS = set(PlanNode.model_fields)
 _CREATE, _UPDATE, _SKIP = Action.CREATE, Action.UPDATE, Action.SKIP
 
 
 def _order(new: dict[str, Element]) -> list[Element]:
     """Stable topological order: among ready nodes, smallest (phase rank, order, id) first."""
-    by_id = {e.id: e for e in new.values()}
     sorter: graphlib.TopologicalSorter[str] = graphlib.TopologicalSorter()
     for e in new.values():
         sorter.add(e.id, *e.deps)
     sorter.prepare()  # raises CycleError; the element table never builds one
 
+    # the heap holds each node's place in that (unique) order: ints compare faster than tuples
     ranks = {phase: phase.rank for phase in Phase}
-    keys = {e.id: (ranks[e.phase], e.order[0], e.order[1], e.id) for e in new.values()}
-    key = keys.__getitem__
-
-    heap = [key(n) for n in sorter.get_ready()]
+    by_key = sorted(new.values(), key=lambda e: (ranks[e.phase], *e.order, e.id))
+    place = {e.id: i for i, e in enumerate(by_key)}
+    heap = [place[n] for n in sorter.get_ready()]
     heapq.heapify(heap)
     out: list[Element] = []
     while heap:
-        node_id = heapq.heappop(heap)[3]
-        out.append(by_id[node_id])
-        sorter.done(node_id)
+        e = by_key[heapq.heappop(heap)]
+        out.append(e)
+        sorter.done(e.id)
         for ready in sorter.get_ready():
-            heapq.heappush(heap, key(ready))
+            heapq.heappush(heap, place[ready])
     return out

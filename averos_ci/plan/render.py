@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from rich.text import Text
 
 from averos_ci.plan import not_applied, review
+from averos_ci.plan.canonical import carried, compact
 from averos_ci.plan.execution_diff import flatten, show
 from averos_ci.plan.markdown import GITHUB_COMMENT_LIMIT, md_escape, render_markdown
 from averos_ci.plan.model import ExecutionPlan
@@ -86,36 +86,42 @@ def render_rich(plan: ExecutionPlan) -> Text:
     return out
 
 
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-_compact = _ENCODER.encode
 _BATCH = 256  # list items per piece
 
 
-def _pretty(value: object, depth: int, indent: str = "") -> Iterator[str]:
+def _pretty(
+    value: object, depth: int, items: Mapping[int, list[str | None]], indent: str = ""
+) -> Iterator[str]:
     """Indented down to ``depth`` levels, compact below: readable, and the C encoder stays fast
     (the stdlib's indenting encoder is pure Python and ~10x slower on large plans). In pieces:
-    a large plan's text is tens of MB, and nested joins held several copies of it."""
+    a large plan's text is tens of MB, and nested joins held several copies of it. ``items``:
+    list items already encoded (the planner's, :mod:`averos_ci.plan.canonical`)."""
     inner = indent + "  "
     if depth == 0 or not isinstance(value, dict | list) or not value:
-        yield _compact(value)
+        yield compact(value)
     elif isinstance(value, list):
         yield "[\n"
         sep = ",\n" + inner
+        texts = items.get(id(value)) or [None] * len(value)
         for i in range(0, len(value), _BATCH):  # one piece per batch: fewer writes
-            yield (sep if i else inner) + sep.join(map(_compact, value[i : i + _BATCH]))
+            batch = zip(texts[i : i + _BATCH], value[i : i + _BATCH], strict=True)
+            yield (sep if i else inner) + sep.join([t or compact(v) for t, v in batch])
         yield "\n" + indent + "]"
     else:
         yield "{\n"
         for i, (k, v) in enumerate(sorted(value.items())):
-            yield f"{',' + chr(10) if i else ''}{inner}{_compact(k)}: "
-            yield from _pretty(v, depth - 1, inner)
+            yield f"{',' + chr(10) if i else ''}{inner}{compact(k)}: "
+            yield from _pretty(v, depth - 1, items, inner)
         yield "\n" + indent + "}"
 
 
 def json_pieces(plan: ExecutionPlan) -> Iterator[str]:
-    """:func:`render_json`'s text in pieces (written to a file one by one, never whole)."""
-    wire, warned = mask_wire(plan.to_wire()), not_applied.wire(plan)
-    yield from _pretty({**wire, not_applied.WIRE_KEY: warned} if warned else wire, 3)
+    """:func:`render_json`'s text in pieces (written to a file one by one, never whole). The
+    masked wire keeps the items that hold no sensitive value: their encodings are reused."""
+    wire = plan.to_wire()
+    masked, warned = mask_wire(wire), not_applied.wire(plan)
+    out = {**masked, not_applied.WIRE_KEY: warned} if warned else masked
+    yield from _pretty(out, 3, carried(plan.item_json(), wire, masked))
     yield "\n"
 
 

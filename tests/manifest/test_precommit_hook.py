@@ -1,9 +1,12 @@
-"""Issue 2: the ``averos-validate`` hook, run by the real pre-commit (``try-repo``).
+"""Issue 2: the ``averos-validate`` hook, run by the real pre-commit, the way a user runs it:
+a ``.pre-commit-config.yaml`` naming this repository at a commit, then ``pre-commit run``.
 
-``try-repo`` on a path with uncommitted changes builds a shadow clone from the tracked changes
-only (untracked files are left out), so a work-in-progress checkout can install a package that
-does not import. The test pins ``--ref`` to the committed HEAD: it checks the hook definition
-and the package exactly as they are committed (in CI the two are the same).
+The config pins ``rev`` to the committed HEAD (an immutable reference, as ``init`` writes a
+release tag): the test checks the hook definition and the package exactly as they are
+committed (in CI the two are the same). pre-commit installs the hook's environment once into
+the test's own ``PRE_COMMIT_HOME`` and reuses it for the three runs, as it does for a user;
+pip's download cache is the averos-ci cache folder's (content-addressed: only downloads are
+saved, every install is made anew).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from averos_ci.execute.adapters.angular.options import cache_root
 from tests.conftest import REPO_ROOT, git, unavailable
 from tests.manifest.manifest_samples import GOOD_YAML
 
@@ -43,9 +47,14 @@ def test_averos_validate_hook_with_real_pre_commit(git_dir: Path, tmp_path: Path
     (git_dir / "app.manifest.yaml").write_text(GOOD_YAML)
     (git_dir / "bad.manifest.json").write_text(BAD_JSON)
     (git_dir / "notes.yaml").write_text("not: [a manifest\n")  # outside the hook's `files`
+    head = git(REPO_ROOT, "rev-parse", "HEAD").strip()
+    (git_dir / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {REPO_ROOT}\n    rev: {head}\n"
+        "    hooks:\n      - id: averos-validate\n",
+        encoding="utf-8",
+    )
     git(git_dir, "add", ".")
     git(git_dir, "commit", "-q", "-m", "manifests")
-    head = git(REPO_ROOT, "rev-parse", "HEAD").strip()
     cache = tmp_path / "cache"
     (cache / "home").mkdir(parents=True)
     env = {
@@ -53,27 +62,16 @@ def test_averos_validate_hook_with_real_pre_commit(git_dir: Path, tmp_path: Path
         # pre-commit, pip, virtualenv (and toolchains they probe) keep caches under HOME
         "HOME": str(cache / "home"),
         "PRE_COMMIT_HOME": str(cache / "pre-commit"),
-        "PIP_CACHE_DIR": str(cache / "pip"),
+        "PIP_CACHE_DIR": str(cache_root(None) / "pip"),
         "XDG_CACHE_HOME": str(cache / "xdg"),
         "VIRTUALENV_OVERRIDE_APP_DATA": str(cache / "virtualenv"),
         "PRE_COMMIT_COLOR": "never",
     }
     env.pop("GITHUB_ACTIONS", None)
 
-    def try_repo(*files: str) -> subprocess.CompletedProcess[str]:
+    def run(*files: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [
-                *pre_commit,
-                "try-repo",
-                str(REPO_ROOT),
-                "averos-validate",
-                "--ref",
-                head,
-                "--color",
-                "never",
-                "--files",
-                *files,
-            ],
+            [*pre_commit, "run", "averos-validate", "--color", "never", "--files", *files],
             cwd=git_dir,
             env=env,
             capture_output=True,
@@ -81,18 +79,20 @@ def test_averos_validate_hook_with_real_pre_commit(git_dir: Path, tmp_path: Path
             timeout=900,
         )
 
-    # try-repo uses a throw-away store: every call installs the hook's venv (~15 s)
-    good = try_repo("app.manifest.yaml")
+    good = run("app.manifest.yaml")
     assert good.returncode == 0, good.stdout + good.stderr
     assert "validate Averos manifests" in good.stdout
     assert "Passed" in good.stdout
 
-    bad = try_repo("bad.manifest.json")
+    bad = run("bad.manifest.json")
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "Failed" in bad.stdout
     assert "bad.manifest.json:3:71: error CON-08 unknown useCaseType 'Everything'" in bad.stdout
     assert "Traceback" not in bad.stdout + bad.stderr
 
-    skipped = try_repo("notes.yaml")
+    skipped = run("notes.yaml")
     assert skipped.returncode == 0, skipped.stdout + skipped.stderr
     assert "Skipped" in skipped.stdout
+    # one store, one environment: pre-commit installed the hook once and reused it
+    envs = list((cache / "pre-commit").glob("repo*/py_env-*"))
+    assert len(envs) == 1, envs

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -18,10 +20,13 @@ from tests.github.conftest import fake
 __all__ = ["HOST_CACHE", "docker", "docker_host", "fake", "image"]
 
 IMAGE = "averos-ci:container-test"
-BASE = "averos-ci-base:bookworm"
+BASE_REPO = "averos-ci-base"
 # Resolved at import, with the real $HOME (each test gets an empty one).
 HOST_CACHE = cache_root(None)
 BASE_TARBALL = HOST_CACHE / "docker" / "bookworm-python.tar"
+# A private dockerd's data-root (data/), pidfile and lock, kept between runs: a warm run
+# reuses the base import and the image's cached layers (the apt layer takes minutes on vfs).
+ENGINE = HOST_CACHE / "docker" / "engine"
 
 
 def docker(host: str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
@@ -40,14 +45,52 @@ def docker_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     require_tool("dockerd", install="apt-get install docker.io")
     if os.geteuid() != 0:
         unavailable("a private dockerd needs root (or set DOCKER_HOST to a running engine)")
-    # A short path: the socket path must fit in sun_path (108 bytes).
-    root = Path(tmp_path_factory.mktemp("dockerd"))
-    host = f"unix://{root}/docker.sock"
-    log = (root / "dockerd.log").open("wb")
+    # Socket, exec-root and log in a short path: the socket path must fit in sun_path (108 bytes).
+    run = Path(tmp_path_factory.mktemp("dockerd"))
+    with _engine_home(run) as home, _dockerd(run, home) as host:
+        yield host
+        if home == ENGINE:
+            _prune(host)
+
+
+@contextmanager
+def _engine_home(run: Path) -> Iterator[Path]:
+    """The folder of the engine's data-root and pidfile: ENGINE, locked for the whole session
+    (one dockerd per data-root), or a private one under `run` (deleted after) when another
+    session holds ENGINE. Not waiting: the other session keeps it until its last test."""
+    ENGINE.mkdir(parents=True, exist_ok=True)
+    with (ENGINE / "lock").open("a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pass
+        else:
+            if not _alive(ENGINE / "dockerd.pid"):
+                yield ENGINE
+                return
+            # else: the dockerd of a killed session still runs on it
+    try:
+        yield run
+    finally:
+        shutil.rmtree(run / "data", ignore_errors=True)  # vfs layers: a few GB
+
+
+def _alive(pidfile: Path) -> bool:
+    try:
+        os.kill(int(pidfile.read_text(encoding="utf-8")), 0)
+    except (FileNotFoundError, ValueError, ProcessLookupError):
+        return False
+    return True
+
+
+@contextmanager
+def _dockerd(run: Path, home: Path) -> Iterator[str]:
+    host = f"unix://{run}/docker.sock"
+    log = (run / "dockerd.log").open("wb")
     proc = subprocess.Popen(
         ["dockerd", "--iptables=false", "--ip6tables=false", "--bridge=none",
-         "--storage-driver=vfs", "--data-root", str(root / "data"),
-         "--exec-root", str(root / "exec"), "--pidfile", str(root / "dockerd.pid"),
+         "--storage-driver=vfs", "--data-root", str(home / "data"),
+         "--exec-root", str(run / "exec"), "--pidfile", str(home / "dockerd.pid"),
          "--host", host],
         stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
@@ -55,7 +98,7 @@ def docker_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         deadline = time.monotonic() + 60
         while docker(host, "info", timeout=30).returncode != 0:
             if proc.poll() is not None or time.monotonic() > deadline:
-                text = (root / "dockerd.log").read_text(errors="replace")[-3000:]
+                text = (run / "dockerd.log").read_text(errors="replace")[-3000:]
                 unavailable(f"dockerd did not start: {text}")
             time.sleep(0.5)
         yield host
@@ -67,11 +110,31 @@ def docker_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
-        # dockerd leaves its network namespace mounted under exec/: unmount before removal
+        # dockerd leaves its network namespace mounted under exec/ (and may leave container
+        # mounts under the data-root): unmount them before anything is removed or reused
         mounts = Path("/proc/self/mounts").read_text(encoding="utf-8").splitlines()
-        for point in sorted((m.split()[1] for m in mounts if f" {root}/" in m), reverse=True):
+        points = (m.split()[1] for m in mounts if f" {run}/" in m or f" {home}/" in m)
+        for point in sorted(points, reverse=True):
             subprocess.run(["umount", "-l", point], capture_output=True, check=False)
-        shutil.rmtree(root / "data", ignore_errors=True)  # vfs layers: a few GB
+
+
+def _prune(host: str) -> None:
+    """Keeps the persisted engine to the current base import and image (with the layers of
+    its build cache): each run's new source layers would otherwise pile up."""
+    bases = docker(host, "image", "ls", "--format", "{{.Repository}}:{{.Tag}}", BASE_REPO)
+    keep = {_base_tag()} if BASE_TARBALL.is_file() else set()
+    for tag in set(bases.stdout.split()) - keep:
+        docker(host, "image", "rm", tag, timeout=600)
+    docker(host, "container", "prune", "--force", timeout=600)
+    pruned = docker(host, "image", "prune", "--force", timeout=1800)
+    assert pruned.returncode == 0, pruned.stderr
+
+
+def _base_tag() -> str:
+    """The base image's tag, named after its tarball: imported once per tarball (a new import
+    is a new parent image, which would void the engine's build cache)."""
+    stat = BASE_TARBALL.stat()
+    return f"{BASE_REPO}:bookworm-{int(stat.st_mtime)}-{stat.st_size}"
 
 
 @pytest.fixture(scope="session")
@@ -82,10 +145,7 @@ def image(docker_host: str) -> str:
                               capture_output=True, text=True, timeout=1800)  # fmt: skip
         if made.returncode != 0:
             unavailable(f"the base image could not be made: {made.stderr[-3000:]}")
-    # Imported once per tarball: a new import is a new parent image, which would void the
-    # engine's build cache (the apt layer with Node.js takes minutes on vfs).
-    stat = BASE_TARBALL.stat()
-    base = f"{BASE}-{int(stat.st_mtime)}-{stat.st_size}"
+    base = _base_tag()
     if docker(docker_host, "image", "inspect", base, timeout=60).returncode != 0:
         imported = docker(docker_host, "import", str(BASE_TARBALL), base)
         assert imported.returncode == 0, imported.stderr

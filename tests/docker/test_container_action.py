@@ -3,9 +3,10 @@
 No image registry is needed: the base image is a Debian root filesystem made with debootstrap
 (.ci/docker-base, cached under the averos-ci cache folder) and imported with ``docker
 import``; the Dockerfile is built against it (its BASE_IMAGE build argument). A private
-``dockerd`` (vfs storage, no bridge or iptables, its own socket and data folder) runs for the
-session unless an engine already answers (DOCKER_HOST, or the default socket). Builds and runs
-use the host network: the fake GitHub API listens on 127.0.0.1.
+``dockerd`` (vfs storage, no bridge or iptables, its own socket) runs for the session unless an
+engine already answers (DOCKER_HOST, or the default socket); its data-root is kept under the
+cache folder (conftest.py's ENGINE), so a warm run rebuilds only the layers whose input
+changed. Builds and runs use the host network: the fake GitHub API listens on 127.0.0.1.
 
 The run mirrors a container action step: the job's checkout mounted at /github/workspace (the
 working directory), the event at /github/workflow/event.json, the output and job-summary

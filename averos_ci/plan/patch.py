@@ -142,7 +142,8 @@ def with_patch(plan: ExecutionPlan, patch: CodePatch) -> ExecutionPlan:
         wire["diff"] = {**wire["diff"], "conflicts": diff.to_wire()["conflicts"]}
     wire["planHash"] = sha256_json(wire)
     fields = {
-        **{k: getattr(plan, k) for k in type(plan).model_fields},
+        # the fields the plan holds (a bare manifest's plan has no execution part)
+        **{k: v for k, v in vars(plan).items() if k in type(plan).model_fields},
         "diff": diff,
         "counts": counts,
         "applicable": applicable,
@@ -150,5 +151,6 @@ def with_patch(plan: ExecutionPlan, patch: CodePatch) -> ExecutionPlan:
         "plan_hash": wire["planHash"],
     }
     out = fast_construct(ExecutionPlan, fields)
-    object.__setattr__(out, "__pydantic_private__", {"_wire": wire})
+    # a new wire: the planner's encodings (keyed by the id of the old wire's lists) stay behind
+    object.__setattr__(out, "__pydantic_private__", {"_wire": wire, "_item_json": None})
     return out

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from averos_ci.plan import ExecutionPlan, canonical_json
 from averos_ci.plan.canonical import carried, compact, item_json, sha256_json
+from averos_ci.plan.patch import CodePatch, with_patch
 from averos_ci.plan.render import render_json
 from tests.plan.manifest_strategies import manifests
 from tests.plan.plan_samples import applied, golden_raw, plan_of
@@ -67,3 +68,12 @@ def test_sha256_json_uses_the_texts_it_is_given() -> None:
     assert sha256_json(wire) == plain
     assert sha256_json(wire, items=item_json(wire["b"], wire["a"]["c"])) == plain
     assert sha256_json(wire, items={id(wire["b"]): ["0"] * 600}) != plain  # texts are used
+
+
+def test_a_plan_with_its_code_change_renders_as_json() -> None:
+    """``with_patch`` makes a new wire: the JSON is encoded from it (regression: the plan
+    carrying a code change raised AttributeError on ``--format json``)."""
+    plan = with_patch(plan_of(golden_raw()), CodePatch(generator_failed="the generator failed"))
+    assert not plan.item_json()
+    assert render_json(plan) == render_json(_uncached(plan))
+    assert json.loads(render_json(plan))["codePatch"] == plan.to_wire()["codePatch"]

@@ -177,7 +177,8 @@ def _called(name: str) -> set[Value]:
 def context(event: str) -> Callable[[str], set[Value]]:
     def lookup(name: str) -> set[Value]:
         if name == "github.event_name":
-            return {event}
+            # a reusable workflow sees its caller's event: any of them
+            return {Opaque(name)} if event == "workflow_call" else {event}
         if name in OWN_NAMES:
             return {Own(name)}
         if name == "github.repository":

@@ -140,8 +140,11 @@ def untrusted_checkouts(workflow: dict[str, Any]) -> list[str]:
     no other ``repository:``. ``if:`` and ``ref:`` are evaluated for each event."""
     out = []
     events = sorted(set(triggers(workflow)) - PR_EVENTS)
-    for name, job in (workflow.get("jobs") or {}).items():
-        steps = [s for s in (job.get("steps") or []) if isinstance(s, dict)]
+    jobs = workflow.get("jobs")
+    for name, job in (jobs if isinstance(jobs, dict) else {}).items():
+        if not isinstance(job, dict) or not isinstance(job.get("steps"), list):
+            continue  # not a job with steps: nothing runs a local action
+        steps = [s for s in job["steps"] if isinstance(s, dict)]
         local = [i for i, s in enumerate(steps) if str(s.get("uses", "")).startswith("./")]
         if not local:
             continue
@@ -166,6 +169,9 @@ def _foreign_checkouts(
     why = "before it runs a local action, with the default branch's credentials"
     for step in checkouts:
         given = step.get("with") or {}
+        if not isinstance(given, dict):
+            out.append(f"{where} with an unreadable 'with:' {why}")
+            continue
         repository = given.get("repository")
         if repository not in (None, "", "${{ github.repository }}"):
             out.append(f"{where} the repository {repository!r} {why}")

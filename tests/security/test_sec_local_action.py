@@ -313,3 +313,45 @@ def test_attack_a_runner_gives_the_patch_program_no_token_through_the_wrapper(
         assert lines.get("AVEROS_CI_PUSH_TOKEN", "") == ""
     else:
         assert lines.get("GITHUB_TOKEN") == token  # the probe sees what a token-holder gets
+
+
+CALLED = """\
+name: reusable
+on:
+  workflow_call:
+permissions: {}
+jobs:
+  run:
+    if: github.event_name == 'issue_comment'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+        with:
+          ref: ${{ github.event.pull_request.head.sha }}
+          persist-credentials: false
+      - uses: ./.github/actions/averos-ci
+"""
+
+
+def test_attack_a_reusable_workflow_runs_on_its_callers_event() -> None:
+    """On ``workflow_call`` the event name is the caller's: an ``if:`` naming an event does not
+    make the job unreachable."""
+    workflow = YAML(typ="safe", pure=True).load(CALLED)
+    found = findings(workflow, "reusable.yml")
+    assert len(found) == 1 and "on workflow_call: checks out" in found[0], found
+
+
+@pytest.mark.parametrize(
+    "jobs",
+    [{"x": None}, {"x": {"steps": "oops"}}, None, ["x"]],
+    ids=["null", "text", "none", "list"],
+)
+def test_a_malformed_workflow_is_no_crash(jobs: object) -> None:
+    assert untrusted_checkouts({"on": {"push": None}, "jobs": jobs}) == []
+
+
+def test_an_unreadable_with_is_a_finding() -> None:
+    workflow = YAML(typ="safe", pure=True).load(JOB.format(event="push", ref="x"))
+    workflow["jobs"]["run"]["steps"][0]["with"] = "oops"
+    found = findings(workflow, "crafted.yml")
+    assert len(found) == 1 and "unreadable 'with:'" in found[0], found

@@ -66,42 +66,14 @@ def xdist_group_of(item: pytest.Item) -> str | None:
     return None
 
 
-# Longest first: a worker that picks up a minutes-long test near the end of the run keeps the
-# whole run waiting for it (the tail). The marks say roughly what a test costs.
-COST_MARKS = (("docker", 0), ("angular", 1), ("act", 2), ("precommit", 2), ("slow", 2))
-
-
-def cost_rank(item: pytest.Item) -> int:
-    """0 for the costliest tests (the container group: an engine and an image), then the real
-    Angular ones, then the other slow ones, 3 for the rest."""
-    return min((rank for mark, rank in COST_MARKS if item.get_closest_marker(mark)), default=3)
-
-
-def costliest_first(items: list[pytest.Item], group: dict[str, str]) -> list[pytest.Item]:
-    """``items`` ordered by the rank of their xdist group (the cheapest rank of any of its
-    tests; a test without a group is its own), the order within a group and a rank kept.
-    ``.ci/run`` passes ``--no-loadscope-reorder``, so xdist hands out work in this order."""
-    rank: dict[str, int] = {}
-    for item in items:
-        key = group.get(item.nodeid, item.nodeid)
-        rank[key] = min(rank.get(key, 3), cost_rank(item))
-    return sorted(items, key=lambda item: rank[group.get(item.nodeid, item.nodeid)])
-
-
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (it suffixes node ids with them)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    groups: dict[str, str] = {}
     for item in items:
-        marker = item.get_closest_marker("xdist_group")
-        if marker is None:
-            name = xdist_group_of(item)
-            if name is not None:
-                item.add_marker(pytest.mark.xdist_group(name))
-        else:
-            name = marker.kwargs.get("name", marker.args[0] if marker.args else None)
-        if name is not None:
-            groups[item.nodeid] = str(name)
-    items[:] = costliest_first(items, groups)
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        group = xdist_group_of(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.hookimpl(wrapper=True)

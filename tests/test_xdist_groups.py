@@ -57,34 +57,3 @@ def test_tests_sharing_a_session_fixture_run_on_one_worker(tmp_path: Path) -> No
     workers = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
     assert len(workers) == 6, workers
     assert len(set(workers.values())) == 1, f"the 'docker' group ran on several workers: {workers}"
-
-
-ORDERED = {
-    "test_a.py": "def test_a_1():\n    pass\n\n\ndef test_a_2():\n    pass\n",
-    "test_b.py": "import pytest\n\n\n@pytest.mark.slow\ndef test_b_slow():\n    pass\n",
-    "test_c.py": (
-        "import pytest\n\n\n@pytest.fixture(scope='module')\ndef workspace():\n"
-        "    return 1\n\n\ndef test_c_fast(workspace):\n    pass\n\n\n"
-        "@pytest.mark.angular\ndef test_c_angular(workspace):\n    pass\n"
-    ),
-}
-
-
-def test_the_costliest_tests_come_first_their_groups_whole(tmp_path: Path) -> None:
-    """The real-Angular module (a group: its module-scoped fixture) first, in its own order,
-    then the slow test, then the rest in collection order."""
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    conftest = "from tests.conftest import pytest_collection_modifyitems  # noqa: F401\n"
-    (suite / "conftest.py").write_text(conftest, encoding="utf-8")
-    for name, text in ORDERED.items():
-        (suite / name).write_text(text, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only",
-         "--rootdir", str(suite), str(suite)],
-        cwd=suite, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    collected = [line.split("::")[-1] for line in proc.stdout.splitlines() if "::" in line]
-    assert collected == ["test_c_fast", "test_c_angular", "test_b_slow", "test_a_1", "test_a_2"]

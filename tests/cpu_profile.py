@@ -1,0 +1,88 @@
+"""Per-test CPU, for finding where the suite's time goes (docs/development.md).
+
+Load it with ``-p tests.cpu_profile`` and set ``AVEROS_CI_TEST_CPU`` to a folder: each test
+appends one JSON line (node id, wall seconds, CPU seconds of the test process and of the
+children it waited for) to ``<folder>/<worker>.jsonl``. Setup and teardown count with the test,
+so a session fixture's cost lands on the first test that uses it. CPU is what a 2-core machine
+runs out of: a wall time measured beside other workers says little, a CPU time stays.
+
+``python -m tests.cpu_profile FOLDER`` prints the costliest tests and the totals.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import time
+from collections.abc import Generator
+from pathlib import Path
+
+import pytest
+
+
+def _cpu() -> tuple[float, float]:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    folder = os.environ.get("AVEROS_CI_TEST_CPU")
+    if not folder:
+        return (yield)
+    wall, (own, children) = time.perf_counter(), _cpu()
+    try:
+        return (yield)
+    finally:
+        own_after, children_after = _cpu()
+        record = {
+            "test": item.nodeid,
+            "wall": round(time.perf_counter() - wall, 3),
+            "cpu": round(own_after - own, 3),
+            "childrenCpu": round(children_after - children, 3),
+        }
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        with (Path(folder) / f"{worker}.jsonl").open("a", encoding="utf-8") as out:
+            out.write(json.dumps(record) + "\n")
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) not in (1, 2):
+        print("usage: python -m tests.cpu_profile FOLDER [TOP]", file=sys.stderr)
+        return 2
+    top = int(argv[1]) if len(argv) == 2 else 30
+    records = [
+        json.loads(line)
+        for path in sorted(Path(argv[0]).glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+    for record in records:
+        record["total"] = record["cpu"] + record["childrenCpu"]
+    records.sort(key=lambda r: r["total"], reverse=True)
+    print(f"{'CPU s':>8} {'own':>7} {'wall s':>8}  test")
+    for record in records[:top]:
+        print(
+            f"{record['total']:8.1f} {record['cpu']:7.1f} {record['wall']:8.1f}  {record['test']}"
+        )
+    files: dict[str, float] = {}
+    for record in records:
+        name = record["test"].split("::", 1)[0]
+        files[name] = files.get(name, 0.0) + record["total"]
+    print(f"\n{'CPU s':>8}  file")
+    for name, cpu in sorted(files.items(), key=lambda kv: kv[1], reverse=True)[:top]:
+        print(f"{cpu:8.1f}  {name}")
+    total = sum(r["total"] for r in records)
+    shown = sum(r["total"] for r in records[:top])
+    print(
+        f"{len(records)} tests: {total:.0f} s CPU in all ({total / 60:.1f} min), "
+        f"the {min(top, len(records))} above {shown:.0f} s, wall summed {sum(r['wall'] for r in records):.0f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

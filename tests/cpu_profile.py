@@ -77,9 +77,10 @@ def main(argv: list[str]) -> int:
         print(f"{cpu:8.1f}  {name}")
     total = sum(r["total"] for r in records)
     shown = sum(r["total"] for r in records[:top])
+    wall = sum(r["wall"] for r in records)
     print(
         f"{len(records)} tests: {total:.0f} s CPU in all ({total / 60:.1f} min), "
-        f"the {min(top, len(records))} above {shown:.0f} s, wall summed {sum(r['wall'] for r in records):.0f} s"
+        f"the {min(top, len(records))} above {shown:.0f} s, wall summed {wall:.0f} s"
     )
     return 0
 

@@ -53,9 +53,16 @@ def read_at(repo: git.Repo, rev: str, rel: str) -> bytes | None:
 
 
 def _blob(repo: git.Repo, rev: str, rel: str) -> str | None:
+    if "\n" in rel or "\r" in rel:  # would break the line protocol below
+        try:
+            return str(repo.git.rev_parse("--verify", "--quiet", f"{rev}:{rel}")).strip() or None
+        except git.GitCommandError:
+            return None
+    # asked of gitpython's long-lived ``cat-file --batch-check``: a rev-parse per commit and
+    # parent launched up to 200 git processes per catch-up
     try:
-        return str(repo.git.rev_parse("--verify", "--quiet", f"{rev}:{rel}")).strip() or None
-    except git.GitCommandError:
+        return repo.git.get_object_header(f"{rev}:{rel}")[0]
+    except ValueError:  # "missing": no such commit (a root's parent) or no such file
         return None
 
 

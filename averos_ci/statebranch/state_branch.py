@@ -23,6 +23,7 @@ from averos_ci.statebranch.git_access import CredentialGit, identity_env
 from averos_ci.statebranch.git_access import GitError as GitError
 from averos_ci.statebranch.git_access import open_repo as open_repo
 from averos_ci.statebranch.git_access import token_auth_env as token_auth_env
+from averos_ci.statebranch.staging import stage, write_blobs
 
 PRIVATE_REF_PREFIX = "refs/averos-ci/"
 LINK_MODE = 0o120000  # a symlink blob in a git tree
@@ -175,10 +176,11 @@ class StateBranch:
             else:
                 g.read_tree("--empty", env=env)
             g.rm("-r", "--cached", "--quiet", "--ignore-unmatch", "--", subdir, env=env)
-            for file in sorted(p for p in src.rglob("*") if p.is_file()):
-                rel = f"{subdir}/{file.relative_to(src).as_posix()}"
-                sha = str(g.hash_object("-w", "--no-filters", "--", str(file), env=env)).strip()
-                g.update_index("--add", "--cacheinfo", f"100644,{sha},{rel}", env=env)
+            files = sorted(p for p in src.rglob("*") if p.is_file())
+            shas = write_blobs(g, files, env=env)
+            rels = (f"{subdir}/{file.relative_to(src).as_posix()}" for file in files)
+            added = [("100644", sha, rel) for sha, rel in zip(shas, rels, strict=True)]
+            stage(g, add=added, env=env)
             tree = str(g.write_tree(env=env)).strip()
             args = [tree, "-m", message] + (["-p", parent] if parent else [])
             return str(g.commit_tree(*args, env={**env, **self._env})).strip()
@@ -197,17 +199,17 @@ class StateBranch:
         with self._scratch_index() as env:
             g = self.repo.git
             g.read_tree(parent, env=env)
-            for rel, file in sorted(changes.items()):
-                if file is None:
-                    g.update_index("--force-remove", "--", rel, env=env)
-                    continue
-                if file.is_symlink():  # never committed through: it could point anywhere
-                    continue
-                sha = str(
-                    g.hash_object("-w", "--no-filters", "--", str(file.resolve()), env=env)
-                ).strip()
-                mode = "100755" if os.access(file, os.X_OK) else "100644"
-                g.update_index("--add", "--cacheinfo", f"{mode},{sha},{rel}", env=env)
+            removed = [rel for rel, file in sorted(changes.items()) if file is None]
+            # a symlink is never committed through: it could point anywhere
+            kept = [
+                (r, f) for r, f in sorted(changes.items()) if f is not None and not f.is_symlink()
+            ]
+            shas = write_blobs(g, [file.resolve() for _, file in kept], env=env)
+            added = [
+                ("100755" if os.access(file, os.X_OK) else "100644", sha, rel)
+                for (rel, file), sha in zip(kept, shas, strict=True)
+            ]
+            stage(g, remove=removed, add=added, env=env)
             tree = str(g.write_tree(env=env)).strip()
             who = {"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]} if author else {}
             return str(

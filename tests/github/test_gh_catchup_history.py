@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import git
+import pytest
 
 from averos_ci.statebranch.history import first_parent_steps, last_applied
 from tests.github.gh_world import git as run_git
@@ -43,6 +44,18 @@ def test_steps_are_first_parent_manifest_changes_and_the_head(tmp_path: Path) ->
     assert first_parent_steps(repo, since=c1, head=c2, rel=MANIFEST) == [c2]  # the head only
     # never applied: from the root (the first commit adds the manifest)
     assert first_parent_steps(repo, since=None, head=c3, rel=MANIFEST) == [c0, c1, c3]
+
+
+@pytest.mark.parametrize("rel", ["sub dir/ü.manifest.yaml", "new\nline.yaml", "-dash.yaml"])
+def test_steps_of_any_manifest_path(tmp_path: Path, rel: str) -> None:
+    root = tmp_path / "r"
+    (root / "sub dir").mkdir(parents=True)
+    run_git(root, "init", "-q", "-b", "main")
+    c0 = commit(root, {rel: "v0\n"}, "initial")
+    commit(root, {"README.md": "app\n"}, "commit-back")
+    c2 = commit(root, {rel: "v1\n"}, "A")
+    c3 = commit(root, {"README.md": "docs\n"}, "docs")
+    assert first_parent_steps(git.Repo(root), since=None, head=c3, rel=rel) == [c0, c2, c3]
 
 
 def test_the_newest_run_record_is_where_the_state_was_applied_from(tmp_path: Path) -> None:

@@ -97,7 +97,7 @@ def applied_project(
 def ng_build(workspace: Path, cache_dir: Path) -> None:
     """Preview's build (``ng build --configuration development --source-map=false``) must
     succeed: the proofs end with it. Source maps are written after the compilation (ngtsc,
-    then webpack) has succeeded, so leaving them out proves as much for a third less CPU."""
+    then webpack) has succeeded, so leaving them out proves as much for less CPU."""
     proc = subprocess.run(
         ["npx", *BUILD_ARGS],
         cwd=workspace,

@@ -1,8 +1,10 @@
 """The ToDo example (``enableAuthentication: false``) works in a browser without a login.
 
-Generates examples/todoapp/todoapp.manifest.yaml from a config of its own (the real schematics,
-its service ports moved to a free one), then reuses ``averos-ci preview``'s pieces: the
-development build, the static server, and json-server at the URLs the generated services call.
+Takes examples/todoapp/todoapp.manifest.yaml generated from a config of its own (the real
+schematics, its service ports moved to a free one) and built with ``averos-ci preview``'s build,
+once per session (tests/scenarios/angular/built.py; test_angular_todoapp.py's compile proof
+shares the build), then reuses preview's other pieces: the static server, and json-server at
+the URLs the generated services call.
 Headless Chromium (tests/browser/drive.js) loads ``/todotasks/create`` with no login (and is
 not sent to ``/login``), creates a task there, and finds it on the search page; no request
 of the page goes to ``locahost`` (the host Averos's ``ng add`` misspells).
@@ -14,56 +16,24 @@ import json
 from pathlib import Path
 
 import pytest
-from ruamel.yaml import YAML
 
-from averos_ci.config import load_config
-from averos_ci.execute import apply
 from averos_ci.preview import read_app, serve_spa
 from averos_ci.preview.backend import plan_servers, run_backend
-from averos_ci.preview.build import build_app
-from tests.conftest import REPO_ROOT
-from tests.scenarios.angular import browser
-from tests.scenarios.angular.browser import drive, free_port
+from tests.scenarios.angular import browser, built
+from tests.scenarios.angular.browser import drive
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
-EXAMPLE = REPO_ROOT / "examples" / "todoapp" / "todoapp.manifest.yaml"
 browser_tools = browser.browser_tools  # the shared fixture
+todo_build = built.todo_build  # the example's build, shared with test_angular_todoapp.py
 GUARD = "canActivate: [AuthenticationGuard]"
 
 
-def _project(tmp_path: Path, api_port: int) -> Path:
-    project = tmp_path / "project"
-    project.mkdir()
-    yaml = YAML()
-    doc = yaml.load(EXAMPLE.read_text(encoding="utf-8"))
-    assert doc["enableAuthentication"] is False
-    for service in doc["serviceConfigurations"]:
-        service["apiPort"] = api_port
-    with (project / "todoapp.manifest.yaml").open("w", encoding="utf-8") as f:
-        yaml.dump(doc, f)
-    config = {
-        "mode": "strict",
-        "workspaceRoot": "workspace",
-        "manifestPath": "todoapp.manifest.yaml",
-        "logsDir": ".averos/logs",
-        "statePath": ".averos/state.json",
-        "checkpointPath": ".averos/checkpoints.json",
-        "adapter": "angular-schematics",
-        "adapterOptions": {"templateCache": True},
-    }
-    (project / "averos.config.json").write_text(json.dumps(config), encoding="utf-8")
-    return project
-
-
+@pytest.mark.xdist_group(built.TODO_GROUP)
 def test_todo_example_opens_without_login_and_saves_a_task(
-    browser_tools: Path, angular_env: Path, tmp_path: Path
+    browser_tools: Path, todo_build: built.Built, tmp_path: Path
 ) -> None:
-    api_port = free_port()
-    project = _project(tmp_path, api_port)
-    outcome = apply(load_config(project / "averos.config.json"))
-    assert outcome.summary.success, outcome.summary.failures
-    ws = project / "workspace"
+    api_port, ws, served = todo_build.api_port, todo_build.workspace, todo_build.served
 
     routing = (ws / "src/app/app-routing.module.ts").read_text(encoding="utf-8")
     assert "{ path: 'todotasks/create', component: CreateToDoTaskComponent}" in routing
@@ -73,7 +43,6 @@ def test_todo_example_opens_without_login_and_saves_a_task(
     app = read_app(ws)
     assert app.pages and not app.guarded
 
-    served = build_app(ws, npx="npx", cache=angular_env, log=tmp_path / "build.log")
     servers = plan_servers(app, {}, auth=False)
     assert [s.port for s in servers] == [api_port]
     with (

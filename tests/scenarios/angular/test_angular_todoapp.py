@@ -23,14 +23,19 @@ import pytest
 from averos_ci.config import load_config
 from averos_ci.execute import apply
 from averos_ci.execute.adapters.angular.testing import tree_digest
-from tests.scenarios.angular import applied
+from tests.scenarios.angular import applied, built
 from tests.scenarios.angular.applied import TODO as EXAMPLE
 from tests.scenarios.angular.applied import ApplyProject, ng_build
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
 V2 = Path(__file__).parent / "data" / "todoapp.v2.manifest.yaml"
+SERVICES = (
+    "src/app/service/to-do-task-service.service.ts",
+    "src/app/service/to-do-area-service.service.ts",
+)
 applied_project = applied.applied_project  # the session's applied projects (a fixture)
+todo_build = built.todo_build  # the ToDo example's build, shared with the browser test
 CLI = [sys.executable, "-c", "from averos_ci.cli import main; main()"]
 
 
@@ -69,10 +74,25 @@ def test_generated_app(applied_v1: tuple[Path, dict[str, str]]) -> None:
     assert any("averos-entity" in p.read_text() for p in logs.rglob("*.log"))
 
 
-def test_generated_app_compiles(applied_v1: tuple[Path, dict[str, str]], angular_env: Path) -> None:
-    ws = applied_v1[0] / "workspace"
-    ng_build(ws, angular_env)
-    assert (ws / "dist").is_dir()
+@pytest.mark.xdist_group(built.TODO_GROUP)
+def test_generated_app_compiles(
+    applied_v1: tuple[Path, dict[str, str]], todo_build: built.Built
+) -> None:
+    """The build is the browser test's (tests/scenarios/angular/built.py): the same example
+    generated from nothing, but for its services' port, which only their URLs show."""
+    ws, (project, digest) = todo_build.workspace, applied_v1
+    differ = {
+        p
+        for p in digest.keys() | todo_build.digest.keys()
+        if digest.get(p) != todo_build.digest.get(p)
+    }
+    assert differ == set(SERVICES)
+    for path in SERVICES:
+        ours = (project / "workspace" / path).read_text(encoding="utf-8")
+        assert ours.count("'http://127.0.0.1:3333/api/") == 1, path
+        moved = ours.replace(":3333/", f":{todo_build.api_port}/")
+        assert (ws / path).read_text(encoding="utf-8") == moved, path
+    assert (todo_build.served / "index.html").is_file()  # the build succeeded
 
 
 def _succeeded(project: Path) -> int:

@@ -13,7 +13,6 @@ makes bootstrap a copy and gives later checkouts (no node_modules) theirs.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -25,6 +24,7 @@ from averos_ci.review.comment import COMPUTING
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_steps import open_pr_from_main
 from tests.github.gh_world import EXAMPLE_DIR, JobResult, PlanWorkflow, World, git, make_world
+from tests.scenarios.angular.applied import ng_build
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
@@ -285,19 +285,7 @@ def test_five_merges_build_the_real_application_on_the_default_branch(
         p.read_text(encoding="utf-8") for p in (ws / "src").rglob("fr*.json")
     )
     (ws / "node_modules").symlink_to(angular_template / "node_modules", target_is_directory=True)
-    build = subprocess.run(
-        ["npx", "ng", "build", "--configuration", "development"],
-        cwd=ws,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={
-            **os.environ,
-            "NG_CLI_ANALYTICS": "false",
-            "npm_config_cache": str(angular_env / "npm"),
-        },
-    )
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    ng_build(ws, angular_env)
 
 
 def git_bytes(world: World, spec: str) -> bytes:

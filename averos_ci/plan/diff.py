@@ -68,7 +68,7 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
         if before is None:
             actions[key] = _CREATE
             # _change's values, in its order, built directly: the bulk of a first plan
-            values = {
+            values: dict[str, object] = {
                 "fields": (),
                 "reason": None,
                 "renamed_from": None,

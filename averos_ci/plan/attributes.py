@@ -61,9 +61,25 @@ def _make(field: str, op: AttrOp, before: Any, after: Any, sensitive: bool) -> A
 def created(element: Element, *, shared: Shared | None = None) -> tuple[AttributeChange, ...]:
     """Every arg of a new element: its defining attributes."""
     secret = element.sensitive_fields
-    return tuple(
-        _attr(k, _ADD, None, v, k in secret, shared) for k, v in sorted(element.args.items())
-    )
+    if shared is None:
+        return tuple(_make(k, _ADD, None, v, k in secret) for k, v in sorted(element.args.items()))
+    # _attr inlined: a plan of 5,000 new entities creates ~500,000 attributes
+    out = []
+    for k, v in sorted(element.args.items()):
+        sensitive = k in secret
+        kind = type(v)
+        if kind not in _SCALARS:
+            out.append(_make(k, _ADD, None, v, sensitive))
+            continue
+        key = (k, _ADD, _NONE, None, kind, v, sensitive)  # _attr's key
+        found = shared.get(key)
+        if found is None:
+            found = shared[key] = _make(k, _ADD, None, v, sensitive)
+        out.append(found)
+    return tuple(out)
+
+
+_NONE = type(None)
 
 
 def removed(element: Element, *, shared: Shared | None = None) -> tuple[AttributeChange, ...]:

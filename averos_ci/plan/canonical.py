@@ -37,7 +37,7 @@ def _item_encoder() -> Callable[[Any], str]:
         False,  # skipkeys
         True,  # allow_nan
     )
-    return lambda value: "".join(enc(value, 0))
+    return lambda value: "".join(enc(value, 0))  # the same text as ``compact``
 
 
 _encode_item = _item_encoder()
@@ -84,7 +84,7 @@ def _canonical_pieces(value: object, depth: int, items: ItemJson) -> Iterator[st
     ``depth`` levels, long lists in batches of items; what json.dumps writes for them, key
     order included: the encoder writes a part of a value as it writes the whole)."""
     if depth == 0 or not isinstance(value, dict | list) or not _str_keys(value):
-        yield compact(value)
+        yield _encode_item(value)
     elif isinstance(value, list):
         texts = items.get(id(value))
         yield "["
@@ -92,7 +92,7 @@ def _canonical_pieces(value: object, depth: int, items: ItemJson) -> Iterator[st
             if texts is not None:
                 text = ",".join(texts[i : i + _BATCH])
             else:
-                text = compact(value[i : i + _BATCH])[1:-1]
+                text = _encode_item(value[i : i + _BATCH])[1:-1]
             yield ("," if i else "") + text
         yield "]"
     else:

@@ -238,16 +238,50 @@ _CREATE, _UPDATE, _SKIP = Action.CREATE, Action.UPDATE, Action.SKIP
 
 
 def _order(new: dict[str, Element]) -> list[Element]:
-    """Stable topological order: among ready nodes, smallest (phase rank, order, id) first."""
+    """Stable topological order: among ready nodes, smallest (phase rank, order, id) first.
+
+    One pass of Kahn's algorithm over the nodes' places in that order (ints compare faster
+    than tuples). graphlib's sorter did the same with a cycle search first and a call per node
+    (0.8 s of CPU on 5,000 entities, a fifth of it here); it still decides every case this
+    pass does not expect (a cycle, an unknown dependency, a repeated id), so those fail as
+    they did."""
+    ranks = {phase: phase.rank for phase in Phase}
+    by_key = sorted(new.values(), key=lambda e: (ranks[e.phase], *e.order, e.id))
+    place = {e.id: i for i, e in enumerate(by_key)}
+    if len(place) != len(by_key):
+        return _graphlib_order(new, by_key, place)
+    waiting = [len(e.deps) for e in by_key]  # dependencies not done yet (repeats count twice)
+    dependents: list[list[int]] = [[] for _ in by_key]
+    for i, e in enumerate(by_key):
+        for dep in e.deps:
+            at = place.get(dep)
+            if at is None:
+                return _graphlib_order(new, by_key, place)
+            dependents[at].append(i)
+    heap = [i for i, count in enumerate(waiting) if not count]  # ascending: already a heap
+    out: list[Element] = []
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        i = pop(heap)
+        out.append(by_key[i])
+        for j in dependents[i]:
+            waiting[j] -= 1
+            if not waiting[j]:
+                push(heap, j)
+    if len(out) != len(by_key):  # a cycle: graphlib finds and reports it (CycleError)
+        return _graphlib_order(new, by_key, place)
+    return out
+
+
+def _graphlib_order(
+    new: dict[str, Element], by_key: list[Element], place: dict[str, int]
+) -> list[Element]:
+    """:func:`_order` by graphlib's sorter, as it always was: raises its ``CycleError`` on a
+    cycle (the nodes added in the table's order: the same cycle is reported)."""
     sorter: graphlib.TopologicalSorter[str] = graphlib.TopologicalSorter()
     for e in new.values():
         sorter.add(e.id, *e.deps)
     sorter.prepare()  # raises CycleError; the element table never builds one
-
-    # the heap holds each node's place in that (unique) order: ints compare faster than tuples
-    ranks = {phase: phase.rank for phase in Phase}
-    by_key = sorted(new.values(), key=lambda e: (ranks[e.phase], *e.order, e.id))
-    place = {e.id: i for i, e in enumerate(by_key)}
     heap = [place[n] for n in sorter.get_ready()]
     heapq.heapify(heap)
     out: list[Element] = []

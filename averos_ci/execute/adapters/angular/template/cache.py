@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
@@ -95,9 +96,10 @@ def ensure_template(root: Path, spec: BootstrapSpec, *, log: Path | None = None)
     if found is not None:
         return found
     base = template_dir(root, spec)
-    staging = base.parent / f".{base.name}.tmp-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    # A folder no other builder can have: a process id is not enough when the cache folder is
+    # shared with containers (each has its own process ids: two builders can both be pid 7).
+    staging = Path(tempfile.mkdtemp(prefix=f".{base.name}.tmp-", dir=base.parent))
     try:
         create_workspace(
             staging / "workspace",

@@ -1,0 +1,58 @@
+"""Two builders of one template never share a staging folder, even with the same process id
+(containers sharing the cache folder each have their own process ids)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from averos_ci.execute.adapters.angular.options import AngularOptions
+from averos_ci.execute.adapters.angular.template import cache
+from averos_ci.execute.adapters.angular.template.bootstrap import BootstrapSpec
+from averos_ci.execute.adapters.angular.template.toolchain import Toolchain
+
+TOOLS = Toolchain(node="node", npm="npm", npx="npx", node_version=(20, 0, 0))
+
+
+def _spec(root: Path) -> BootstrapSpec:
+    options = AngularOptions()
+    return BootstrapSpec(
+        app_name="ToDoApp",
+        language="en",
+        angular_cli_version=options.angular_cli_version,
+        averos_version=options.averos_version,
+        types_node_version=options.types_node_version,
+        collection=options.collection,
+        style=options.style,
+        registry=None,
+        cache_root=root,
+        timeout_s=600,
+        toolchain=TOOLS,
+    )
+
+
+def test_a_second_builder_with_the_same_pid_leaves_the_first_ones_staging_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "cache"
+    spec = _spec(root)
+    monkeypatch.setattr(cache.os, "getpid", lambda: 7)  # both "processes" are pid 7
+    stagings: list[Path] = []
+
+    def create_workspace(target: Path, _spec: BootstrapSpec, **_: Any) -> None:
+        stagings.append(target.parent)
+        target.mkdir(parents=True)
+        (target / "package.json").write_text(f'{{"builder": {len(stagings)}}}\n')
+        if len(stagings) == 1:  # another builder starts and finishes meanwhile
+            assert cache.ensure_template(root, spec) == cache.template_dir(root, spec) / "workspace"
+        assert (target / "package.json").is_file(), "another builder removed this one's files"
+
+    monkeypatch.setattr(cache, "create_workspace", create_workspace)
+    made = cache.ensure_template(root, spec)
+    assert made == cache.template_dir(root, spec) / "workspace"
+    assert len(stagings) == 2 and stagings[0] != stagings[1]
+    assert (made / "package.json").read_text() == '{"builder": 2}\n'  # the first one finished
+    assert cache.cached_template(root, spec) == made
+    assert sorted(p.name for p in (root / "templates").iterdir()) == [made.parent.name]

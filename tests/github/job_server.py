@@ -35,6 +35,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -52,7 +53,7 @@ CLI_MAIN = "averos_ci.cli:main"
 MODE_VAR = "AVEROS_CI_WORLD_JOBS"  # "exec": every job is a subprocess, as before
 SECRETS = (*TOKEN_VARS, *KEY_VARS, *PUSH_VARS, FD_VAR)
 # Variables that differ from job to job and that nothing reads at import time (averos-ci reads
-# the environment only when called; a test keeps its modules free of module-level reads).
+# the environment only when called: tests/github/test_job_server.py keeps it so).
 # GITHUB_ACTIONS is not one of them: typer decides its terminal from it at import.
 PER_JOB_PREFIXES = ("GITHUB_", "RUNNER_", "INPUT_", "AVEROS_CI_", "GIT_")
 IMPORT_TIME = ("GITHUB_ACTIONS", "GIT_PYTHON_GIT_EXECUTABLE", "GIT_PYTHON_REFRESH")
@@ -284,7 +285,9 @@ class Zygote:
         try:
             return int(self._read(timeout)["returncode"]), False
         except TimeoutError:
-            os.kill(pid, 9)  # not reaped until the zygote's waitpid: the pid is still the job's
+            os.kill(
+                pid, signal.SIGKILL
+            )  # not reaped until the zygote's waitpid: the pid is still the job's
             return int(self._read()["returncode"]), True
 
 

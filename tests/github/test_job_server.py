@@ -4,6 +4,7 @@ directory, and a crash or a timeout ends it as ``subprocess.run`` would."""
 
 from __future__ import annotations
 
+import ast
 import base64
 import json
 import os
@@ -19,7 +20,7 @@ import pytest
 from averos_ci._token import TOKEN_VARS
 from tests.github import job_server
 from tests.github.gh_fake import TOKEN, FakeGitHub, running_fake
-from tests.github.gh_world import CLI, JobResult, World, make_world, manifest_variant
+from tests.github.gh_world import CLI, REPO_ROOT, JobResult, World, make_world, manifest_variant
 
 pytestmark = [
     pytest.mark.skipif(job_server.exec_forced(), reason="AVEROS_CI_WORLD_JOBS=exec"),
@@ -163,3 +164,40 @@ def test_the_token_is_taken_out_of_the_environment_and_never_was_in_the_initial_
     assert TOKEN not in seen["initial_environ"]  # /proc/<pid>/environ: the zygote's
     later = forked(lambda: probe(tmp_path, {}))
     assert later["token"] is None
+
+
+def test_averos_ci_reads_no_environment_variable_at_import_time() -> None:
+    """A forked job inherits what its modules decided when the zygote imported them: a
+    module-level read of the environment would see the zygote's, not the job's."""
+
+    class Reads(ast.NodeVisitor):
+        def __init__(self) -> None:
+            self.found: list[int] = []
+
+        def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+            # decorators and defaults run at import; the body when called
+            for expr in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
+                if expr is not None:
+                    self.visit(expr)
+
+        visit_AsyncFunctionDef = visit_FunctionDef
+
+        def visit_Lambda(self, node: ast.Lambda) -> None:
+            pass
+
+        def visit_Attribute(self, node: ast.Attribute) -> None:
+            if ast.unparse(node) in ("os.environ", "os.getenv", "os.environb"):
+                self.found.append(node.lineno)
+            self.generic_visit(node)
+
+        def visit_Name(self, node: ast.Name) -> None:
+            if node.id in ("environ", "getenv"):
+                self.found.append(node.lineno)
+
+    found = {}
+    for path in sorted((REPO_ROOT / "averos_ci").rglob("*.py")):
+        reads = Reads()
+        reads.visit(ast.parse(path.read_text(encoding="utf-8")))
+        if reads.found:
+            found[str(path.relative_to(REPO_ROOT))] = reads.found
+    assert found == {}

@@ -22,10 +22,13 @@ from tests.github import job_server
 from tests.github.gh_fake import TOKEN, FakeGitHub, running_fake
 from tests.github.gh_world import CLI, REPO_ROOT, JobResult, World, make_world, manifest_variant
 
-pytestmark = [
-    pytest.mark.skipif(job_server.exec_forced(), reason="AVEROS_CI_WORLD_JOBS=exec"),
-    pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux /proc"),
-]
+pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux /proc")
+
+
+@pytest.fixture(autouse=True)
+def _runner_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the forked path: on even where the suite runs jobs the old way."""
+    monkeypatch.delenv(job_server.MODE_VAR, raising=False)
 
 
 def forked(run: Any) -> Any:

@@ -17,6 +17,7 @@ from typing import Any
 
 from averos_ci._token import KEY_VARS, TOKEN_VARS
 from averos_ci.review.comment import PlanMeta
+from tests.github import job_server
 from tests.github.gh_fake import TOKEN, FakeGitHub
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -95,6 +96,9 @@ class World:
     attempts: dict[str, int] = field(default_factory=dict)
     last_run_id: str | None = None
     extra_env: dict[str, str] = field(default_factory=dict)  # e.g. the state key's secret
+    # jobs forked from this worker's preloaded zygote (tests/github/job_server.py); False:
+    # each a fresh interpreter, for tests that read the /proc or memory of a job's ancestors
+    fork_jobs: bool = True
 
     def __post_init__(self) -> None:
         self.origin = self.root / "origin.git"
@@ -411,14 +415,13 @@ class World:
         self, command: str, checkout: Path, env: dict[str, str], *, timeout: float
     ) -> JobResult:
         """``averos-ci github <command>`` as a job's step runs it, in ``checkout`` with ``env``."""
-        proc = subprocess.run(
-            [*CLI, "github", command],
-            cwd=checkout,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
+        argv = [*CLI, "github", command]
+        if self.fork_jobs and job_server.forkable(env):
+            proc = job_server.run_forked(argv, cwd=checkout, env=env, timeout=timeout)
+        else:
+            proc = subprocess.run(
+                argv, cwd=checkout, env=env, capture_output=True, text=True, timeout=timeout
+            )
         return self.result(proc.returncode, proc.stdout, proc.stderr, env)
 
     def start(

@@ -111,7 +111,8 @@ def applied_world(tmp_path: Path, fake: FakeGitHub, *, adapter: str = "mock") ->
     """Main holds PR #1's application (applied, committed back), so the next plans have a
     workspace to merge into and need their code change; a state key is configured."""
     fake.roles.update(alice="write", bob="write")
-    world = make_world(tmp_path, fake, adapter_options={"writeFiles": True})
+    # each job a fresh process: the probe reads the environ and memory of its ancestors
+    world = make_world(tmp_path, fake, adapter_options={"writeFiles": True}, fork_jobs=False)
     world.extra_env.update(
         PYTHONPATH=os.pathsep.join([str(SITE), str(REPO_ROOT)]),
         AVEROS_CI_STATE_KEY=STATE_KEY,

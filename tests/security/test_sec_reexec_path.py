@@ -106,7 +106,7 @@ def action_venv(tmp_path: Path) -> Path:
 @pytest.fixture
 def world(tmp_path: Path, fake: FakeGitHub) -> World:
     fake.roles.update(alice="write", bob="write")
-    return make_world(tmp_path, fake)
+    return make_world(tmp_path, fake, fork_jobs=False)  # each job a fresh, re-executed process
 
 
 def run_job(

@@ -38,7 +38,7 @@ def world(tmp_path: Path, fake: FakeGitHub) -> World:
     if shutil.which("node") is None:
         pytest.fail("node is needed to play the adapter's child process")
     fake.roles.update(alice="write", bob="write")
-    return make_world(tmp_path, fake)
+    return make_world(tmp_path, fake, fork_jobs=False)  # reads the /proc of its ancestors
 
 
 def test_no_ancestor_of_an_adapter_child_holds_the_token(world: World, fake: FakeGitHub) -> None:

@@ -11,33 +11,14 @@ import pytest
 from averos_ci.execute.adapters.angular.options import AngularOptions
 from averos_ci.execute.adapters.angular.template import cache
 from averos_ci.execute.adapters.angular.template.bootstrap import BootstrapSpec
-from averos_ci.execute.adapters.angular.template.toolchain import Toolchain
-
-TOOLS = Toolchain(node="node", npm="npm", npx="npx", node_version=(20, 0, 0))
-
-
-def _spec(root: Path) -> BootstrapSpec:
-    options = AngularOptions()
-    return BootstrapSpec(
-        app_name="ToDoApp",
-        language="en",
-        angular_cli_version=options.angular_cli_version,
-        averos_version=options.averos_version,
-        types_node_version=options.types_node_version,
-        collection=options.collection,
-        style=options.style,
-        registry=None,
-        cache_root=root,
-        timeout_s=600,
-        toolchain=TOOLS,
-    )
+from tests.execute.adapters.angular.test_angular_pinned import _spec
 
 
 def test_a_second_builder_with_the_same_pid_leaves_the_first_ones_staging_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "cache"
-    spec = _spec(root)
+    spec = _spec(tmp_path, AngularOptions())  # its cache: tmp_path / "cache"
+    root = spec.cache_root
     monkeypatch.setattr(cache.os, "getpid", lambda: 7)  # both "processes" are pid 7
     stagings: list[Path] = []
 

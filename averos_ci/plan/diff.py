@@ -67,17 +67,14 @@ def diff_elements(old: dict[str, Element], new: dict[str, Element]) -> ElementDi
             renamed_from = before.id
         if before is None:
             actions[key] = _CREATE
-            # _change's values, in its order, built directly: the bulk of a first plan
-            values: dict[str, object] = {
-                "fields": (),
-                "reason": None,
-                "renamed_from": None,
-                "attributes": attributes.created(element, shared=shared),
-                "id": element.id,
-                "kind": element.kind,
-                "bucket": _TO_ADD,
-            }
-            to_add.append(fast_construct(Change, values, _CHANGE_FIELDS))
+            to_add.append(
+                _change(
+                    id=element.id,
+                    kind=element.kind,
+                    bucket=_TO_ADD,
+                    attributes=attributes.created(element, shared=shared),
+                )
+            )
             continue
         matched.add(before.key)
         fields = _changed_fields(before, element, renamed=renamed_from is not None)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.nested_pytest import run_pytest
+
 REPO = Path(__file__).resolve().parents[1]
 
 SAMPLE = """
@@ -27,16 +29,9 @@ def test_idle():
 """
 
 
-def run_pytest(folder: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    args = ["-q", "-p", "no:cacheprovider", "-p", "tests.cpu_profile", "test_sample.py"]
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", *args],
-        cwd=folder,
-        env={**env, "PYTHONPATH": str(REPO)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def run_sample(folder: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    args = ["-q", "-p", "tests.cpu_profile", "test_sample.py"]
+    return run_pytest(args, cwd=folder, basetemp=folder.parent / f"{folder.name}-inner", env=env)
 
 
 def test_each_test_gets_its_own_and_its_childrens_cpu(tmp_path: Path) -> None:
@@ -44,7 +39,7 @@ def test_each_test_gets_its_own_and_its_childrens_cpu(tmp_path: Path) -> None:
     out = tmp_path / "cpu"
     env = {**os.environ, "AVEROS_CI_TEST_CPU": str(out)}
     env.pop("PYTEST_XDIST_WORKER", None)
-    run = run_pytest(tmp_path, env)
+    run = run_sample(tmp_path, env)
     assert run.returncode == 0, run.stdout + run.stderr
     records = {
         r["test"]: r
@@ -71,7 +66,7 @@ def test_each_test_gets_its_own_and_its_childrens_cpu(tmp_path: Path) -> None:
 def test_without_the_variable_nothing_is_written(tmp_path: Path) -> None:
     (tmp_path / "test_sample.py").write_text("def test_a():\n    pass\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "AVEROS_CI_TEST_CPU"}
-    run = run_pytest(tmp_path, env)
+    run = run_sample(tmp_path, env)
     assert run.returncode == 0, run.stdout + run.stderr
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "__pycache__") == [
         "test_sample.py"

@@ -6,11 +6,9 @@ what notices such a break."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import REPO_ROOT
+from tests.nested_pytest import run_pytest
 
 CONFTEST = """\
 import os
@@ -47,11 +45,9 @@ def test_tests_sharing_a_session_fixture_run_on_one_worker(tmp_path: Path) -> No
     for name in ("a", "b", "c"):
         text = GROUPED.format(name=name, out=out)
         (suite / f"test_{name}.py").write_text(text, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "3",
-         "--dist", "loadgroup", "--rootdir", str(suite), str(suite)],
-        cwd=suite, env=env, capture_output=True, text=True, timeout=300,
+    proc = run_pytest(
+        ["-q", "-n", "3", "--dist", "loadgroup", "--rootdir", str(suite), str(suite)],
+        cwd=suite, basetemp=tmp_path / "inner", env=os.environ,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
     workers = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}

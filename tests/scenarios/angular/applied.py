@@ -23,7 +23,8 @@ import pytest
 from averos_ci.config import load_config
 from averos_ci.execute import apply
 from averos_ci.execute.adapters.angular.template.workspace import copy_workspace
-from averos_ci.preview.build import BUILD_ARGS
+from averos_ci.preview.build import BUILD_ARGS, output_dir
+from tests.scenarios.angular.slot import build_in_slot
 
 REPO = Path(__file__).resolve().parents[3]
 LIBRARY = REPO / "tests" / "scenarios" / "angular" / "data" / "library.manifest.yaml"
@@ -94,20 +95,33 @@ def applied_project(
     return copy
 
 
-def ng_build(workspace: Path, cache_dir: Path) -> None:
+def ng_build(workspace: Path, cache_dir: Path) -> Path:
     """Preview's build (``ng build --configuration development --source-map=false``) must
     succeed: the proofs end with it. Source maps are written after the compilation (ngtsc,
-    then webpack) has succeeded, so leaving them out proves as much for less CPU."""
-    proc = subprocess.run(
-        ["npx", *BUILD_ARGS],
-        cwd=workspace,
-        env={**os.environ, "NG_CLI_ANALYTICS": "false", "npm_config_cache": str(cache_dir / "npm")},
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    then webpack) has succeeded, so leaving them out proves as much for less CPU. It runs in
+    this worker's build slot (tests/scenarios/angular/slot.py); the built app's folder."""
+
+    def build(copy: Path) -> Path:
+        env = {
+            **os.environ,
+            "NG_CLI_ANALYTICS": "false",
+            "npm_config_cache": str(cache_dir / "npm"),
+        }
+        proc = subprocess.run(
+            ["npx", *BUILD_ARGS],
+            cwd=copy,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        built = output_dir(copy)
+        assert built is not None, f"the build wrote no index.html: {proc.stdout[-3000:]}"
+        return built
+
+    return build_in_slot(workspace, cache_dir, build)
 
 
 def without_shelf(text: str) -> str:

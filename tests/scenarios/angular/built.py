@@ -22,6 +22,7 @@ from averos_ci.execute.adapters.angular.testing import tree_digest
 from averos_ci.preview.build import build_app
 from tests.scenarios.angular.applied import CONFIG, TODO, cache_env
 from tests.scenarios.angular.browser import free_port
+from tests.scenarios.angular.slot import build_in_slot
 
 TODO_GROUP = "todo-build"
 
@@ -53,7 +54,10 @@ def todo_build(
             assert outcome.summary.success, outcome.summary.failures
             ws = project / "workspace"
             digest = tree_digest(ws)
-            served = build_app(ws, npx="npx", cache=angular_cache_dir, log=project / "build.log")
+            log, cache = project / "build.log", angular_cache_dir
+            served = build_in_slot(
+                ws, cache, lambda copy: build_app(copy, npx="npx", cache=cache, log=log)
+            )
         _built[TODO_GROUP] = Built(project=project, api_port=port, digest=digest, served=served)
     return _built[TODO_GROUP]
 

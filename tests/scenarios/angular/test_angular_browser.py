@@ -28,6 +28,7 @@ from averos_ci.preview.build import build_app
 from averos_ci.preview.procs import start, stop, wait_port
 from tests.scenarios.angular import browser
 from tests.scenarios.angular.browser import LOGIN_JS, drive, free_port
+from tests.scenarios.angular.slot import build_in_slot
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
@@ -63,7 +64,8 @@ def _apply(project: Path, manifest: Path, api_port: int) -> None:
 
 
 def _build(ws: Path, cache: Path, served: Path) -> None:
-    built = build_app(ws, npx="npx", cache=cache, log=ws.parent / "build.log")
+    log = ws.parent / "build.log"
+    built = build_in_slot(ws, cache, lambda copy: build_app(copy, npx="npx", cache=cache, log=log))
     shutil.rmtree(served)
     shutil.copytree(built, served)
 

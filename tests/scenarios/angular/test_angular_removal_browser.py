@@ -27,6 +27,7 @@ from averos_ci.preview.shots import LOGIN
 from tests.scenarios.angular import browser
 from tests.scenarios.angular.applied import LIBRARY, make_project
 from tests.scenarios.angular.browser import drive, free_port
+from tests.scenarios.angular.slot import build_in_slot
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
@@ -84,7 +85,10 @@ def test_a_removed_entity_is_gone_from_the_menu_and_its_route(
     _write_manifest(project, api_port, shelf=False)
     _apply(project)
 
-    served = build_app(ws, npx="npx", cache=angular_env, log=tmp_path / "build.log")
+    log = tmp_path / "build.log"
+    served = build_in_slot(
+        ws, angular_env, lambda copy: build_app(copy, npx="npx", cache=angular_env, log=log)
+    )
     servers = plan_servers(read_app(ws), {}, auth=True)
     assert [s.port for s in servers] == [api_port]
     with (

@@ -1,0 +1,91 @@
+"""tests/scenarios/angular/slot.py: a build slot holds exactly the app it builds (no file of the
+app before it), keeps Angular's cache between apps with the same installed packages and drops it
+when they differ, turns the cache on, and hands the built app back. The build here is a stand-in
+that records what it saw; the real builds are the proofs that use ``ng_build``."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.scenarios.angular.slot import build_in_slot
+
+OLD = 1_000_000_000  # 2001: a modification time no copy keeps
+
+
+def _app(root: Path, sources: dict[str, str], packages: dict[str, object]) -> Path:
+    ws = root / "workspace"
+    angular = {
+        "projects": {"app": {"architect": {"build": {"options": {"outputPath": "dist/app"}}}}}
+    }
+    files = {
+        "angular.json": json.dumps(angular),
+        "package.json": json.dumps({"name": root.name}),
+        "node_modules/.package-lock.json": json.dumps({"name": root.name, "packages": packages}),
+        "node_modules/lib/index.js": "module.exports = 1;\n",
+        "dist/stale/index.html": "an earlier build\n",
+        **sources,
+    }
+    for name, text in files.items():
+        (ws / name).parent.mkdir(parents=True, exist_ok=True)
+        (ws / name).write_text(text, encoding="utf-8")
+        os.utime(ws / name, (OLD, OLD))
+    return ws
+
+
+class StandIn:
+    """A build: records the folder's files and the cache's generation, writes an index.html."""
+
+    def __init__(self) -> None:
+        self.seen: list[set[str]] = []
+        self.generation: list[int] = []
+
+    def __call__(self, copy: Path) -> Path:
+        self.seen.append({str(p.relative_to(copy)) for p in copy.rglob("*") if p.is_file()})
+        marker = copy / ".angular" / "cache" / "generation"
+        n = int(marker.read_text(encoding="utf-8")) + 1 if marker.is_file() else 1
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(str(n), encoding="utf-8")
+        self.generation.append(n)
+        angular = json.loads((copy / "angular.json").read_text(encoding="utf-8"))
+        assert angular["cli"]["cache"] == {"enabled": True, "environment": "all"}
+        for source in (copy / "src").rglob("*"):
+            assert source.stat().st_mtime > OLD, source  # fresh: webpack compares timestamps
+        out = copy / "dist" / "app"
+        out.mkdir(parents=True)
+        sources = sorted(p.name for p in (copy / "src").iterdir())
+        (out / "index.html").write_text(" ".join(sources), encoding="utf-8")
+        return out
+
+
+def test_a_slot_builds_each_app_alone_and_keeps_the_cache_while_the_packages_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw7")
+    cache, build = tmp_path / "cache", StandIn()
+    first = _app(tmp_path / "first", {"src/first.ts": "1"}, {"node_modules/lib": {"v": 1}})
+    second = _app(tmp_path / "second", {"src/second.ts": "2"}, {"node_modules/lib": {"v": 1}})
+    other = _app(tmp_path / "other", {"src/other.ts": "3"}, {"node_modules/lib": {"v": 2}})
+
+    built = build_in_slot(first, cache, build)
+    assert built == first / "dist" / "app"
+    assert built.joinpath("index.html").read_text(encoding="utf-8") == "first.ts"
+    slot = cache / "build-slots" / "gw7" / "workspace"
+    module = Path("node_modules/lib/index.js")
+    assert slot.joinpath(module).stat().st_ino == first.joinpath(module).stat().st_ino  # linked
+    assert not any(name.startswith("dist/stale") for name in build.seen[0])
+
+    # the second app (its own name, the same packages): the cache stays, the first app's files go
+    built = build_in_slot(second, cache, build)
+    assert built.joinpath("index.html").read_text(encoding="utf-8") == "second.ts"
+    assert "src/second.ts" in build.seen[1] and "src/first.ts" not in build.seen[1]
+    assert build.generation == [1, 2]
+
+    # other packages: another node_modules, and the cache starts over
+    build_in_slot(other, cache, build)
+    assert build.generation == [1, 2, 1]
+    assert slot.joinpath(module).stat().st_ino == other.joinpath(module).stat().st_ino
+    assert (first / "src" / "first.ts").read_text(encoding="utf-8") == "1"  # the app untouched

@@ -3,7 +3,7 @@
 Without one, the inner pytest numbers a new ``$TMPDIR/pytest-of-<user>/pytest-N`` beside the
 outer run's and deletes all but the newest three. On a machine whose earlier runs left applied
 Angular projects there (hard-linked ``node_modules``, gigabytes), that deletion took minutes of
-system CPU and timed a test out in CI; it may also delete a folder a concurrent run still uses.
+system CPU at the inner run's exit and timed a test out in CI.
 """
 
 from __future__ import annotations

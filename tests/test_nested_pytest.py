@@ -29,7 +29,8 @@ def test_a_nested_run_keeps_every_earlier_runs_folder(tmp_path: Path) -> None:
     (suite / "test_one.py").write_text("def test_one(tmp_path):\n    pass\n", encoding="utf-8")
     root = _earlier_runs(tmpdir)
     env = {**os.environ, "TMPDIR": str(tmpdir)}
-    env.pop("PYTEST_XDIST_WORKER", None)
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_DEBUG_TEMPROOT", "PYTEST_ADDOPTS"):
+        env.pop(name, None)  # PYTEST_DEBUG_TEMPROOT would win over TMPDIR
 
     run = run_pytest(["-q", "test_one.py"], cwd=suite, basetemp=tmp_path / "inner", env=env)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -5,8 +5,10 @@ is a tenth to a third of the build's CPU, and nobody debugs a preview)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -54,22 +56,27 @@ def build_app(
     started = time.monotonic()
     with log.open("w", encoding="utf-8") as out:
         try:
-            proc = subprocess.run(
+            proc = subprocess.Popen(
                 cmd,
                 cwd=workspace,
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                timeout=BUILD_TIMEOUT_S,
-                check=False,
+                start_new_session=True,  # npx starts `ng` as a child: the group ends together
             )
+        except OSError as exc:
+            raise PreviewFailed(f"`{' '.join(cmd)}` could not start: {exc}") from None
+        try:
+            proc.wait(timeout=BUILD_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             raise PreviewFailed(
                 f"`{' '.join(BUILD_ARGS)}` ran longer than {BUILD_TIMEOUT_S} s", path=log
             ) from None
-        except OSError as exc:
-            raise PreviewFailed(f"`{' '.join(cmd)}` could not start: {exc}") from None
+        finally:  # a timeout, a Ctrl-C: no build keeps writing into the workspace
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     if proc.returncode != 0:
         tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
         raise PreviewFailed(

@@ -31,6 +31,7 @@ paths), two JSON lines back on its stdout per job: ``{"pid": N}`` after the fork
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import select
@@ -279,16 +280,23 @@ class Zygote:
             "stderr": str(stderr),
         }
         assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(request).encode() + b"\n")
-        self.proc.stdin.flush()
-        pid = int(self._read()["pid"])
         try:
-            return int(self._read(timeout)["returncode"]), False
-        except TimeoutError:
-            os.kill(
-                pid, signal.SIGKILL
-            )  # not reaped until the zygote's waitpid: the pid is still the job's
-            return int(self._read()["returncode"]), True
+            self.proc.stdin.write(json.dumps(request).encode() + b"\n")
+            self.proc.stdin.flush()
+            pid = int(self._read()["pid"])
+            try:
+                return int(self._read(timeout)["returncode"]), False
+            except TimeoutError:
+                # not reaped before the zygote's waitpid, which answers below: still the job's pid
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                return int(self._read()["returncode"]), True
+        except BaseException:
+            # A reply left unread (a Ctrl-C, an error) would answer the next job: this zygote
+            # is done, and the next job starts another.
+            self.proc.kill()
+            self.proc.wait()
+            raise
 
 
 _zygote: Zygote | None = None
@@ -328,8 +336,9 @@ def run_forked(
     averos-ci's ``main`` (the runner's own tests: :func:`probe`)."""
     global forked
     assert _zygote is not None
-    out, err = _zygote.spool / "stdout", _zygote.spool / "stderr"
-    with _lock:
+    with _lock:  # the spool files are this job's until read
+        forked += 1
+        out, err = _zygote.spool / f"{forked}.stdout", _zygote.spool / f"{forked}.stderr"
         code, killed = _zygote.run(
             argv[argv.index("-c") + 2 :],
             entry=entry,
@@ -339,10 +348,9 @@ def run_forked(
             stderr=err,
             timeout=timeout,
         )
-    forked += 1
-    stdout, stderr = _text(out), _text(err)
-    out.unlink()
-    err.unlink()
+        stdout, stderr = _text(out), _text(err)
+        out.unlink()
+        err.unlink()
     if killed:
         raise subprocess.TimeoutExpired(list(argv), timeout, output=stdout, stderr=stderr)
     return subprocess.CompletedProcess(list(argv), code, stdout, stderr)

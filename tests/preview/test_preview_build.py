@@ -51,3 +51,34 @@ def test_a_failed_build_is_exit_1_with_the_end_of_its_output(tmp_path: Path) -> 
     assert failed.value.exit_code == 1
     assert "--source-map=false` exited 1" in str(failed.value)
     assert "ERROR: the compilation failed" in str(failed.value)
+
+
+HANGS = """#!{python}
+import os, pathlib, subprocess, sys, time
+# like npx: the real build (`ng`) is a child process; it records its pid and hangs
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+pathlib.Path("child.pid").write_text(str(child.pid))
+time.sleep(600)
+"""
+
+
+def test_a_build_past_its_time_leaves_no_process_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws, npx = _workspace(tmp_path, fail=False)
+    Path(npx).write_text(HANGS.format(python=sys.executable), encoding="utf-8")
+    monkeypatch.setattr("averos_ci.preview.build.BUILD_TIMEOUT_S", 3)
+    with pytest.raises(PreviewFailed) as failed:
+        build_app(ws, npx=npx, cache=tmp_path / "cache", log=tmp_path / "build.log")
+    assert "ran longer than 3 s" in str(failed.value)
+    pid = int((ws / "child.pid").read_text(encoding="utf-8"))
+    assert not _alive(pid), "the build's own child (ng) outlived the timeout"
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie of a reaped parent's child counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"

@@ -9,10 +9,12 @@ and test modules and still generates each manifest once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -107,18 +109,26 @@ def ng_build(workspace: Path, cache_dir: Path) -> Path:
             "NG_CLI_ANALYTICS": "false",
             "npm_config_cache": str(cache_dir / "npm"),
         }
-        proc = subprocess.run(
+        # its own process group: npx starts `ng` as a child, and a build past its time must
+        # not go on writing into the slot the next build uses
+        proc = subprocess.Popen(
             ["npx", *BUILD_ARGS],
             cwd=copy,
             env=env,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=900,
-            check=False,
+            start_new_session=True,
         )
-        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        try:
+            out, err = proc.communicate(timeout=900)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        assert proc.returncode == 0, out[-3000:] + err[-3000:]
         built = output_dir(copy)
-        assert built is not None, f"the build wrote no index.html: {proc.stdout[-3000:]}"
+        assert built is not None, f"the build wrote no index.html: {out[-3000:]}"
         return built
 
     return build_in_slot(workspace, cache_dir, build)

@@ -54,6 +54,7 @@ def _refresh(copy: Path, workspace: Path) -> Path:
     key = _modules_key(workspace)
     marker = copy.parent / "node_modules.key"
     if copy.exists() and (not marker.is_file() or marker.read_text(encoding="utf-8") != key):
+        marker.unlink(missing_ok=True)  # a removal cut short leaves no key to match
         shutil.rmtree(copy)  # other dependencies: their cache is no use either
     copy.mkdir(parents=True, exist_ok=True)
     for entry in copy.iterdir():
@@ -67,6 +68,7 @@ def _refresh(copy: Path, workspace: Path) -> Path:
         else:
             shutil.copy(entry, copy / entry.name, follow_symlinks=False)
     if not (copy / "node_modules").exists():
+        marker.unlink(missing_ok=True)  # a link cut short is never taken for a whole one
         link_tree((workspace / "node_modules").resolve(), copy / "node_modules")
         marker.write_text(key, encoding="utf-8")
     _cache_on(copy / "angular.json")

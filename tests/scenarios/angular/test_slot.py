@@ -89,3 +89,22 @@ def test_a_slot_builds_each_app_alone_and_keeps_the_cache_while_the_packages_mat
     assert build.generation == [1, 2, 1]
     assert slot.joinpath(module).stat().st_ino == other.joinpath(module).stat().st_ino
     assert (first / "src" / "first.ts").read_text(encoding="utf-8") == "1"  # the app untouched
+
+
+def test_a_slot_whose_key_is_missing_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link or a removal cut short (the worker killed) leaves the key removed: the next build
+    never takes that ``node_modules`` for a whole one."""
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw7")
+    cache, build = tmp_path / "cache", StandIn()
+    app = _app(tmp_path / "app", {"src/app.ts": "1"}, {"node_modules/lib": {"v": 1}})
+    build_in_slot(app, cache, build)
+    slot = cache / "build-slots" / "gw7"
+    (slot / "node_modules.key").unlink()
+    (slot / "workspace" / "node_modules" / "lib" / "index.js").unlink()  # half linked
+
+    build_in_slot(app, cache, build)
+    assert "node_modules/lib/index.js" in build.seen[1]
+    assert build.generation == [1, 1]  # the cache went with the folder
+    assert (slot / "node_modules.key").is_file()

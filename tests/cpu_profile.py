@@ -3,7 +3,10 @@
 Load it with ``-p tests.cpu_profile`` and set ``AVEROS_CI_TEST_CPU`` to a folder: each test
 appends one JSON line (node id, wall seconds, CPU seconds of the test process and of the
 children it waited for) to ``<folder>/<worker>.jsonl``. Setup and teardown count with the test,
-so a session fixture's cost lands on the first test that uses it. CPU is what a 2-core machine
+so a session fixture's cost lands on the first test that uses it; the teardown after a worker's
+last test, where pytest ends the session fixtures (a Docker engine and all it ran, the GitHub
+World's job zygote and all its jobs), is a record of its own: ``"session": true``, its name
+``session teardown (after <last test>)``. CPU is what a 2-core machine
 runs out of: a wall time measured beside other workers says little, a CPU time stays.
 
 ``python -m tests.cpu_profile FOLDER`` prints the costliest tests and the totals.
@@ -28,26 +31,61 @@ def _cpu() -> tuple[float, float]:
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
+Sample = tuple[float, float, float]  # wall, own CPU, children's CPU
+_LAST_TEARDOWN = pytest.StashKey[tuple[Sample, Sample]]()
+
+
+def _sample() -> Sample:
+    return (time.perf_counter(), *_cpu())
+
+
+def _record(test: str, before: Sample, after: Sample, **extra: object) -> dict[str, object]:
+    return {
+        "test": test,
+        "wall": round(after[0] - before[0], 3),
+        "cpu": round(after[1] - before[1], 3),
+        "childrenCpu": round(after[2] - before[2], 3),
+        **extra,
+    }
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    if nextitem is not None or not os.environ.get("AVEROS_CI_TEST_CPU"):
+        return (yield)
+    before = _sample()
+    try:
+        return (yield)
+    finally:
+        item.stash[_LAST_TEARDOWN] = (before, _sample())
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
     folder = os.environ.get("AVEROS_CI_TEST_CPU")
     if not folder:
         return (yield)
-    wall, (own, children) = time.perf_counter(), _cpu()
+    before = _sample()
     try:
         return (yield)
     finally:
-        own_after, children_after = _cpu()
-        record = {
-            "test": item.nodeid,
-            "wall": round(time.perf_counter() - wall, 3),
-            "cpu": round(own_after - own, 3),
-            "childrenCpu": round(children_after - children, 3),
-        }
+        after = _sample()
+        records = [_record(item.nodeid, before, after)]
+        if _LAST_TEARDOWN in item.stash:  # the session's teardown: not this test's
+            start, end = item.stash[_LAST_TEARDOWN]
+            test_end = (
+                after[0] - (end[0] - start[0]),
+                after[1] - (end[1] - start[1]),
+                after[2] - (end[2] - start[2]),
+            )
+            records = [
+                _record(item.nodeid, before, test_end),
+                _record(f"session teardown (after {item.nodeid})", start, end, session=True),
+            ]
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         Path(folder).mkdir(parents=True, exist_ok=True)
         with (Path(folder) / f"{worker}.jsonl").open("a", encoding="utf-8") as out:
-            out.write(json.dumps(record) + "\n")
+            out.writelines(json.dumps(record) + "\n" for record in records)
 
 
 def main(argv: list[str]) -> int:
@@ -70,7 +108,7 @@ def main(argv: list[str]) -> int:
         )
     files: dict[str, float] = {}
     for record in records:
-        name = record["test"].split("::", 1)[0]
+        name = "(session teardowns)" if record.get("session") else record["test"].split("::")[0]
         files[name] = files.get(name, 0.0) + record["total"]
     print(f"\n{'CPU s':>8}  file")
     for name, cpu in sorted(files.items(), key=lambda kv: kv[1], reverse=True)[:top]:
@@ -78,9 +116,11 @@ def main(argv: list[str]) -> int:
     total = sum(r["total"] for r in records)
     shown = sum(r["total"] for r in records[:top])
     wall = sum(r["wall"] for r in records)
+    sessions = sum(1 for r in records if r.get("session"))
     print(
-        f"{len(records)} tests: {total:.0f} s CPU in all ({total / 60:.1f} min), "
-        f"the {min(top, len(records))} above {shown:.0f} s, wall summed {wall:.0f} s"
+        f"{len(records) - sessions} tests and {sessions} session teardown(s): {total:.0f} s CPU "
+        f"in all ({total / 60:.1f} min), the {min(top, len(records))} above {shown:.0f} s, "
+        f"wall summed {wall:.0f} s"
     )
     return 0
 

@@ -16,7 +16,14 @@ REPO = Path(__file__).resolve().parents[1]
 SAMPLE = """
 import subprocess, sys
 
-def test_spins():
+import pytest
+
+@pytest.fixture(scope="session")
+def engine():  # like the Docker engine: its cost comes due when the session ends
+    yield
+    subprocess.run([sys.executable, "-c", "sum(range(8_000_000))"], check=True)
+
+def test_spins(engine):
     n = 0
     for i in range(3_000_000):
         n += i
@@ -49,10 +56,14 @@ def test_each_test_gets_its_own_and_its_childrens_cpu(tmp_path: Path) -> None:
     spins, child, idle = (records[f"test_sample.py::{n}"] for n in names)
     assert spins["cpu"] > idle["cpu"] and spins["childrenCpu"] < 0.05
     assert child["childrenCpu"] > 0.1 and child["childrenCpu"] > child["cpu"]
+    # the session fixture's teardown runs after the last test, and is not charged to it
+    teardown = records["session teardown (after test_sample.py::test_idle)"]
+    assert teardown["session"] is True and teardown["childrenCpu"] > 0.05
+    assert idle["childrenCpu"] < 0.05, idle
     assert all(r["wall"] >= 0 for r in records.values())
 
     report = subprocess.run(
-        [sys.executable, "-m", "tests.cpu_profile", str(out), "1"],
+        [sys.executable, "-m", "tests.cpu_profile", str(out), "5"],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -60,7 +71,8 @@ def test_each_test_gets_its_own_and_its_childrens_cpu(tmp_path: Path) -> None:
     )
     lines = report.stdout.splitlines()
     assert lines[1].endswith("test_sample.py::test_child_spins"), report.stdout  # the costliest
-    assert lines[-1].startswith("3 tests: "), report.stdout
+    assert lines[-1].startswith("3 tests and 1 session teardown(s): "), report.stdout
+    assert any(line.endswith("  (session teardowns)") for line in lines), report.stdout
 
 
 def test_without_the_variable_nothing_is_written(tmp_path: Path) -> None:

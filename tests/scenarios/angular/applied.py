@@ -9,13 +9,10 @@ and test modules and still generates each manifest once.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import shutil
-import signal
-import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +21,7 @@ import pytest
 
 from averos_ci.config import load_config
 from averos_ci.execute import apply
+from averos_ci.execute.adapters.angular._proc import run as run_command
 from averos_ci.execute.adapters.angular.template.workspace import copy_workspace
 from averos_ci.preview.build import BUILD_ARGS, output_dir
 from tests.scenarios.angular.slot import build_in_slot
@@ -109,26 +107,12 @@ def ng_build(workspace: Path, cache_dir: Path) -> Path:
             "NG_CLI_ANALYTICS": "false",
             "npm_config_cache": str(cache_dir / "npm"),
         }
-        # its own process group: npx starts `ng` as a child, and a build past its time must
-        # not go on writing into the slot the next build uses
-        proc = subprocess.Popen(
-            ["npx", *BUILD_ARGS],
-            cwd=copy,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        try:
-            out, err = proc.communicate(timeout=900)
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        assert proc.returncode == 0, out[-3000:] + err[-3000:]
+        # _proc.run: its own process group, ended whole on a timeout (npx starts `ng` as a
+        # child, and a build past its time must not go on writing into the next build's slot);
+        # a failed build raises CommandFailed with the end of its output
+        done = run_command(["npx", *BUILD_ARGS], cwd=copy, env=env, timeout=900)
         built = output_dir(copy)
-        assert built is not None, f"the build wrote no index.html: {out[-3000:]}"
+        assert built is not None, f"the build wrote no index.html: {done.stdout[-3000:]}"
         return built
 
     return build_in_slot(workspace, cache_dir, build)

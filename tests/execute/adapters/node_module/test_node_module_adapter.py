@@ -16,6 +16,7 @@ from averos_ci.config import load_config
 from averos_ci.errors import ConfigError, ToolchainError
 from averos_ci.execute import CheckpointStatus, FileCheckpointStore, apply
 from tests.execute.adapters.node_module.conftest import CLI, REPO, require, run_cli
+from tests.processes import gone_within
 
 Project = Callable[..., Path]
 
@@ -220,6 +221,10 @@ def test_sigkill_then_resume_reruns_only_unfinished_nodes(project: Project) -> N
     first.send_signal(signal.SIGKILL)
     first.wait()
     assert 5 <= len(done) < 33
+    # the orphaned module host finishes the node it was given (not checkpointed: the resume
+    # runs it again) and ends at the end of its stdin: no line of the first run lands after this
+    host = json.loads((root / "app/.averos-ci/child.json").read_text())["pgid"]
+    assert gone_within(host, 30), "the orphaned module host did not end with its stdin"
     done = {k for k, v in store.load().items() if v.status is CheckpointStatus.SUCCESS}
     before = (root / "executed.txt").read_text().splitlines()
     (root / "executed.txt").unlink()

@@ -18,8 +18,8 @@ RUN apt-get update \
  # The mounted workspace belongs to another uid; git refuses it unless marked safe.
  && git config --system --add safe.directory '*'
 
-# Before the source: on the vfs storage driver (the tests' private dockerd) even this
-# config-only step copies the whole file tree when it is not cached.
+# Before the source: on the vfs storage driver (the tests' private dockerd where overlay2 is
+# unavailable) even this config-only step copies the whole file tree when it is not cached.
 ENTRYPOINT ["averos-ci"]
 
 # The dependencies first, in their own layer: a source change then rebuilds only the two

@@ -27,6 +27,10 @@ BASE_TARBALL = HOST_CACHE / "docker" / "bookworm-python.tar"
 # A private dockerd's data-root (data/), pidfile and lock, kept between runs: a warm run
 # reuses the base import and the image's cached layers (the apt layer takes minutes on vfs).
 ENGINE = HOST_CACHE / "docker" / "engine"
+# The private dockerd's storage drivers, tried in this order. overlay2 shares the image's
+# layers; vfs works everywhere but copies the whole image into every container and every
+# build step. AVEROS_CI_DOCKER_STORAGE names one driver instead (the other is never tried).
+STORAGE_DRIVERS = ("overlay2", "vfs")
 
 
 def docker(host: str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
@@ -72,7 +76,7 @@ def _engine_home(run: Path) -> Iterator[Path]:
     try:
         yield run
     finally:
-        shutil.rmtree(run / "data", ignore_errors=True)  # vfs layers: a few GB
+        shutil.rmtree(run / "data", ignore_errors=True)  # the image's layers: a few GB
 
 
 def _alive(pidfile: Path) -> bool:
@@ -85,11 +89,47 @@ def _alive(pidfile: Path) -> bool:
 
 @contextmanager
 def _dockerd(run: Path, home: Path) -> Iterator[str]:
+    """The first storage driver of STORAGE_DRIVERS with which dockerd starts and builds."""
+    forced = os.environ.get("AVEROS_CI_DOCKER_STORAGE")
+    failures: list[str] = []
+    for driver in (forced,) if forced else STORAGE_DRIVERS:
+        with _engine(run, home, driver) as host:
+            if host is None or not _builds(host, run):
+                failures.append(f"{driver}: {_log_tail(run, driver)}")
+                continue
+            if driver != "vfs":  # what an earlier run's vfs engine left: gigabytes
+                shutil.rmtree(home / "data" / "vfs", ignore_errors=True)
+                shutil.rmtree(home / "data" / "image" / "vfs", ignore_errors=True)
+            yield host
+            return
+    unavailable("dockerd did not start with any storage driver:\n" + "\n".join(failures))
+
+
+def _log_tail(run: Path, driver: str) -> str:
+    return (run / f"dockerd-{driver}.log").read_text(errors="replace")[-1500:]
+
+
+def _builds(host: str, run: Path) -> bool:
+    """The driver makes a layer: a one-file image from scratch (a driver may start and still
+    fail at its first mount, as overlay2 on some nested file systems)."""
+    context = run / "probe"
+    context.mkdir(exist_ok=True)
+    (context / "Dockerfile").write_text("FROM scratch\nCOPY probe /probe\n", encoding="utf-8")
+    (context / "probe").write_text("probe\n", encoding="utf-8")
+    built = docker(host, "build", "-q", "-t", "averos-ci-probe:latest", str(context), timeout=120)
+    docker(host, "image", "rm", "averos-ci-probe:latest", timeout=60)
+    return built.returncode == 0
+
+
+@contextmanager
+def _engine(run: Path, home: Path, driver: str) -> Iterator[str | None]:
+    """A dockerd on ``driver``: its host, or None when it did not start."""
     host = f"unix://{run}/docker.sock"
-    log = (run / "dockerd.log").open("wb")
+    (run / "docker.sock").unlink(missing_ok=True)  # an engine that did not start may leave it
+    log = (run / f"dockerd-{driver}.log").open("wb")
     proc = subprocess.Popen(
         ["dockerd", "--iptables=false", "--ip6tables=false", "--bridge=none",
-         "--storage-driver=vfs", "--data-root", str(home / "data"),
+         f"--storage-driver={driver}", "--data-root", str(home / "data"),
          "--exec-root", str(run / "exec"), "--pidfile", str(home / "dockerd.pid"),
          "--host", host],
         stdout=log, stderr=subprocess.STDOUT,
@@ -98,8 +138,8 @@ def _dockerd(run: Path, home: Path) -> Iterator[str]:
         deadline = time.monotonic() + 60
         while docker(host, "info", timeout=30).returncode != 0:
             if proc.poll() is not None or time.monotonic() > deadline:
-                text = (run / "dockerd.log").read_text(errors="replace")[-3000:]
-                unavailable(f"dockerd did not start: {text}")
+                yield None
+                return
             time.sleep(0.5)
         yield host
     finally:
@@ -110,7 +150,7 @@ def _dockerd(run: Path, home: Path) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
-        # dockerd leaves its network namespace mounted under exec/ (and may leave container
+        # dockerd leaves its network namespace mounted under exec/ (and container and layer
         # mounts under the data-root): unmount them before anything is removed or reused
         mounts = Path("/proc/self/mounts").read_text(encoding="utf-8").splitlines()
         points = (m.split()[1] for m in mounts if f" {run}/" in m or f" {home}/" in m)

@@ -3,7 +3,8 @@
 No image registry is needed: the base image is a Debian root filesystem made with debootstrap
 (.ci/docker-base, cached under the averos-ci cache folder) and imported with ``docker
 import``; the Dockerfile is built against it (its BASE_IMAGE build argument). A private
-``dockerd`` (vfs storage, no bridge or iptables, its own socket) runs for the session unless an
+``dockerd`` (overlay2 storage where the machine allows it, else vfs; no bridge or iptables, its
+own socket) runs for the session unless an
 engine already answers (DOCKER_HOST, or the default socket); its data-root is kept under the
 cache folder (conftest.py's ENGINE), so a warm run rebuilds only the layers whose input
 changed. Builds and runs use the host network: the fake GitHub API listens on 127.0.0.1.

@@ -117,7 +117,8 @@ class AngularSchematicsAdapter:
             # a checkout without node_modules: the cached template's (same lock file), else npm ci
             linked = link_cached_modules(root, self.options) if self._modules_cached() else None
             if linked is not None:
-                _log(context, f"node_modules linked from the cached template {linked}")
+                template, done = linked
+                _log(context, f"node_modules {done} from the cached template {template}")
             else:
                 install_dependencies(root, self.toolchain(), self.cache_root, self.options, context)
         if children.reap(context.workspace_root):

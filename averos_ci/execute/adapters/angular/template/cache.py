@@ -69,10 +69,11 @@ def matching_templates(root: Path, options: AngularOptions) -> list[Path]:
     return out
 
 
-def link_cached_modules(root: Path, options: AngularOptions) -> Path | None:
+def link_cached_modules(root: Path, options: AngularOptions) -> tuple[Path, str] | None:
     """Give a checked-out workspace (no node_modules) the node_modules of a cached template
-    with the same ``package-lock.json``, as hard links: seconds instead of an `npm ci`.
-    The template it came from, or ``None`` (no matching template: install instead)."""
+    with the same ``package-lock.json``, as hard links (a copy across mounts): seconds
+    instead of an `npm ci`. The template it came from and "linked" or "copied", or ``None``
+    (no matching template: install instead)."""
     if (root / "node_modules").exists():
         return None
     try:
@@ -85,8 +86,7 @@ def link_cached_modules(root: Path, options: AngularOptions) -> Path | None:
         except OSError:
             continue
         if same and (template / "node_modules").is_dir():
-            link_tree(template / "node_modules", root / "node_modules")
-            return template
+            return template, link_tree(template / "node_modules", root / "node_modules")
     return None
 
 

@@ -98,8 +98,8 @@ def create_from_lock(
     # Averos 1.4.x peer dependencies do not resolve strictly with npm >= 7.
     (dest / ".npmrc").write_text("legacy-peer-deps=true\n", encoding="utf-8")
     if modules_from is not None and pinned.installed_in(modules_from):
-        link_tree(modules_from / "node_modules", dest / "node_modules")
-        _note(log, f"node_modules linked from {modules_from} (the same packages)")
+        done = link_tree(modules_from / "node_modules", dest / "node_modules")
+        _note(log, f"node_modules {done} from {modules_from} (the same packages)")
     else:
         run([tc.npm, *NPM_CI], cwd=dest, env=env, timeout=spec.timeout_s, log=log)
     ng = [tc.node, str(dest / "node_modules" / "@angular" / "cli" / "bin" / "ng.js")]

@@ -55,20 +55,26 @@ def copy_workspace(src: Path, dst: Path, *, symlink_node_modules: bool = False) 
             shutil.copy2(entry, target, follow_symlinks=False)
 
 
-def link_tree(src: Path, dst: Path) -> None:
+def link_tree(src: Path, dst: Path) -> str:
+    """``dst`` made a copy of ``src`` of hard links: "linked". Where links are impossible
+    (another file system, or another mount of the same one, as a container's volumes) a
+    copy: "copied". ``cp`` first, three times faster than Python on ``node_modules``."""
     cp = shutil.which("cp")
     if cp is not None:
-        proc = subprocess.run(
-            [cp, "-al", str(src), str(dst)], capture_output=True, text=True, check=False
-        )
-        if proc.returncode == 0:
-            return
-        shutil.rmtree(dst, ignore_errors=True)
+        for flags, done in (("-al", "linked"), ("-a", "copied")):
+            proc = subprocess.run(
+                [cp, flags, str(src), str(dst)], capture_output=True, text=True, check=False
+            )
+            if proc.returncode == 0:
+                return done
+            shutil.rmtree(dst, ignore_errors=True)
     try:
         shutil.copytree(src, dst, symlinks=True, copy_function=os.link)
-    except OSError:  # another file system: hard links are impossible
+        return "linked"
+    except OSError:  # no hard links here
         shutil.rmtree(dst, ignore_errors=True)
         shutil.copytree(src, dst, symlinks=True)
+        return "copied"
 
 
 def staging_dir(root: Path) -> Path:

@@ -95,11 +95,19 @@ def applied_project(
     return copy
 
 
-def ng_build(workspace: Path, cache_dir: Path) -> Path:
+def ng_build(
+    workspace: Path,
+    cache_dir: Path,
+    args: tuple[str, ...] = BUILD_ARGS,
+    *,
+    timeout: float = 900,
+    output: list[str] | None = None,
+) -> Path:
     """Preview's build (``ng build --configuration development --source-map=false``) must
     succeed: the proofs end with it. Source maps are written after the compilation (ngtsc,
     then webpack) has succeeded, so leaving them out proves as much for less CPU. It runs in
-    this worker's build slot (tests/scenarios/angular/slot.py); the built app's folder."""
+    this worker's build slot (tests/scenarios/angular/slot.py); the built app's folder.
+    ``args`` another build command; ``output`` receives the end of its stdout and stderr."""
 
     def build(copy: Path) -> Path:
         env = {
@@ -110,7 +118,9 @@ def ng_build(workspace: Path, cache_dir: Path) -> Path:
         # _proc.run: its own process group, ended whole on a timeout (npx starts `ng` as a
         # child, and a build past its time must not go on writing into the next build's slot);
         # a failed build raises CommandFailed with the end of its output
-        done = run_command(["npx", *BUILD_ARGS], cwd=copy, env=env, timeout=900)
+        done = run_command(["npx", *args], cwd=copy, env=env, timeout=timeout)
+        if output is not None:
+            output.append(done.stdout[-4000:] + done.stderr[-4000:])
         built = output_dir(copy)
         assert built is not None, f"the build wrote no index.html: {done.stdout[-3000:]}"
         return built

@@ -13,7 +13,6 @@ budgets, the font step and the optimizer's output are those of a build without a
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -21,10 +20,8 @@ import pytest
 
 from averos_ci.config import load_config
 from averos_ci.execute import apply
-from averos_ci.execute.adapters.angular._proc import run as run_command
-from averos_ci.preview.build import output_dir
 from tests.conftest import copy_example, unavailable
-from tests.scenarios.angular.slot import build_in_slot
+from tests.scenarios.angular.applied import ng_build
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
@@ -40,24 +37,8 @@ def test_production_build_of_the_generated_example(angular_env: Path, tmp_path: 
     outcome = apply(load_config(project / "averos.config.json"))
     assert outcome.summary.success, outcome.summary.failures
     ws = project / "workspace"
-    outputs: list[str] = []
-
-    def build(copy: Path) -> Path:
-        done = run_command(
-            ["npx", "ng", "build"],  # the default configuration: production
-            cwd=copy,
-            env={
-                **os.environ,
-                "NG_CLI_ANALYTICS": "false",
-                "npm_config_cache": str(angular_env / "npm"),
-            },
-            timeout=1800,
-        )  # a failed build raises CommandFailed with the end of its output
-        outputs.append(done.stdout[-4000:] + done.stderr[-4000:])
-        built = output_dir(copy)
-        assert built is not None, f"the build wrote no index.html: {outputs[-1]}"
-        return built
-
-    dist = build_in_slot(ws, angular_env, build)
-    assert "exceeded maximum budget" not in outputs[0], outputs[0]
+    output: list[str] = []
+    # the default configuration: production (a failed build raises CommandFailed)
+    dist = ng_build(ws, angular_env, ("ng", "build"), timeout=1800, output=output)
+    assert "exceeded maximum budget" not in output[0], output[0]
     assert any(f.name.startswith("main.") and f.suffix == ".js" for f in dist.iterdir())

@@ -83,6 +83,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
                 _record(f"session teardown (after {item.nodeid})", start, end, session=True),
             ]
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        records[-1]["ended"] = round(time.time(), 3)  # when the worker was done with it
         Path(folder).mkdir(parents=True, exist_ok=True)
         with (Path(folder) / f"{worker}.jsonl").open("a", encoding="utf-8") as out:
             out.writelines(json.dumps(record) + "\n" for record in records)
@@ -122,7 +123,42 @@ def main(argv: list[str]) -> int:
         f"in all ({total / 60:.1f} min), the {min(top, len(records))} above {shown:.0f} s, "
         f"wall summed {wall:.0f} s"
     )
+    _machine(Path(argv[0]))
     return 0
+
+
+def _machine(folder: Path) -> None:
+    """When each worker finished (a late one ran a long test at the end) and, with the
+    ``/proc/stat`` line `.ci/run` saved before pytest in ``stat.start``, how busy the machine's
+    CPUs were: at 100 % the suite waits for CPU, and only less CPU makes it faster."""
+    ends = {
+        path.stem: max(json.loads(line).get("ended", 0.0) for line in path.read_text().splitlines())
+        for path in sorted(folder.glob("*.jsonl"))
+        if path.stat().st_size
+    }
+    start = folder / "stat.start"
+    if start.is_file() and Path("/proc/stat").is_file():
+        began = start.stat().st_mtime
+        print(
+            "workers finished after: "
+            + ", ".join(f"{name} {end - began:.0f} s" for name, end in ends.items())
+        )
+        with open("/proc/stat", encoding="ascii") as now:
+            before, after = _busy(start.read_text()), _busy(now.readline())
+        ticks = os.sysconf("SC_CLK_TCK")
+        used, waited = ((a - b) / ticks for a, b in zip(after, before, strict=True))
+        share = 100 * used / (used + waited) if used + waited else 0.0
+        print(
+            f"machine ({os.cpu_count()} CPUs): busy {used:.0f} s, idle {waited:.0f} s "
+            f"({share:.0f} % busy) while the tests ran"
+        )
+
+
+def _busy(line: str) -> tuple[int, int]:
+    """(busy, idle) ticks of the ``/proc/stat`` "cpu" line: busy is user, nice, system, irq,
+    softirq and steal (guest time is inside user); idle is idle and iowait."""
+    ticks = [int(f) for f in line.split()[1:9]]
+    return sum(ticks) - ticks[3] - ticks[4], ticks[3] + ticks[4]
 
 
 if __name__ == "__main__":

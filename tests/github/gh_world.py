@@ -168,14 +168,16 @@ class World:
 
     def state_files(self) -> dict[str, str]:
         """The files on the state branch of origin (path -> content)."""
+        # one commit for the listing and the reads: a running job may move the branch between
         try:
-            listing = git(self.origin, "ls-tree", "-r", "--name-only", STATE_BRANCH)
+            tip = git(self.origin, "rev-parse", "--verify", "-q", f"{STATE_BRANCH}^{{commit}}")
+            listing = git(self.origin, "ls-tree", "-r", "--name-only", tip)
         except subprocess.CalledProcessError:
             return {}
         # the pristine tree's blobs are binary (an app's favicon): shown, never decoded strictly
         return {
             p: subprocess.run(
-                ["git", "show", f"{STATE_BRANCH}:{p}"],
+                ["git", "show", f"{tip}:{p}"],
                 cwd=self.origin,
                 check=True,
                 capture_output=True,

@@ -102,12 +102,14 @@ def ng_build(
     *,
     timeout: float = 900,
     output: list[str] | None = None,
+    slot: str | None = None,
 ) -> Path:
     """Preview's build (``ng build --configuration development --source-map=false``) must
     succeed: the proofs end with it. Source maps are written after the compilation (ngtsc,
     then webpack) has succeeded, so leaving them out proves as much for less CPU. It runs in
     this worker's build slot (tests/scenarios/angular/slot.py); the built app's folder.
-    ``args`` another build command; ``output`` receives the end of its stdout and stderr."""
+    ``args`` another build command; ``output`` receives the end of its stdout and stderr;
+    ``slot`` a named slot instead of the worker's (``build_in_slot``)."""
 
     def build(copy: Path) -> Path:
         env = {
@@ -125,7 +127,7 @@ def ng_build(
         assert built is not None, f"the build wrote no index.html: {done.stdout[-3000:]}"
         return built
 
-    return build_in_slot(workspace, cache_dir, build)
+    return build_in_slot(workspace, cache_dir, build, slot=slot)
 
 
 def without_shelf(text: str) -> str:

@@ -32,14 +32,19 @@ KEPT = frozenset({"node_modules", ".angular"})  # what a slot keeps from one bui
 NOT_COPIED = KEPT | {"dist"}
 
 
-def build_in_slot(workspace: Path, cache_dir: Path, build: Callable[[Path], Path]) -> Path:
+def build_in_slot(
+    workspace: Path, cache_dir: Path, build: Callable[[Path], Path], *, slot: str | None = None
+) -> Path:
     """Run ``build(slot_workspace)`` (it returns the built app's folder) on a copy of
-    ``workspace`` in this worker's slot; the built app, copied back into ``workspace``."""
-    slot = cache_dir / "build-slots" / os.environ.get("PYTEST_XDIST_WORKER", "main")
-    slot.mkdir(parents=True, exist_ok=True)
-    with (slot / ".lock").open("a") as lock:
+    ``workspace`` in this worker's slot, or in the slot named ``slot`` (a build of its own
+    kind, as the production build, keeps its cache there whichever worker runs it); the built
+    app, copied back into ``workspace``."""
+    name = slot or os.environ.get("PYTEST_XDIST_WORKER", "main")
+    slot_dir = cache_dir / "build-slots" / name
+    slot_dir.mkdir(parents=True, exist_ok=True)
+    with (slot_dir / ".lock").open("a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        copy = _refresh(slot / "workspace", workspace)
+        copy = _refresh(slot_dir / "workspace", workspace)
         built = build(copy)
         back = workspace / built.relative_to(copy)
         shutil.rmtree(back, ignore_errors=True)

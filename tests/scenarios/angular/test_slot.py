@@ -108,3 +108,16 @@ def test_a_slot_whose_key_is_missing_is_made_again(
     assert "node_modules/lib/index.js" in build.seen[1]
     assert build.generation == [1, 1]  # the cache went with the folder
     assert (slot / "node_modules.key").is_file()
+
+
+def test_a_named_slot_is_the_same_whichever_worker_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The production build keeps its configuration's cache in its own slot."""
+    cache, build = tmp_path / "cache", StandIn()
+    app = _app(tmp_path / "app", {"src/app.ts": "1"}, {"node_modules/lib": {"v": 1}})
+    for worker in ("gw1", "gw2"):
+        monkeypatch.setenv("PYTEST_XDIST_WORKER", worker)
+        build_in_slot(app, cache, build, slot="production")
+    assert build.generation == [1, 2]  # the second worker found the first one's cache
+    assert sorted(p.name for p in (cache / "build-slots").iterdir()) == ["production"]

@@ -4,8 +4,9 @@ The bench runs action.yml's own shell steps (read from the file, so it measures 
 does), then `averos-ci github plan` on examples/todoapp against a fake GitHub API on 127.0.0.1:
 
   cold  no environment in the cache: key step, install (uv, bootstrapped with pip: no uv on
-        PATH, empty uv and pip caches), the post step that saves the environment (tar + zstd,
-        as actions/cache), plan
+        PATH, empty uv and pip caches), plan, then the post step that saves the environment
+        (tar + zstd, as actions/cache, whose post step runs when the job ends: the archive
+        holds the bytecode the job's Python wrote)
   warm  the environment restored from that archive (what actions/cache gives on a key hit),
         the install step's check, plan
 
@@ -150,7 +151,9 @@ def world(tmp: Path, fake: FakeGitHub) -> dict[str, str]:
     payload["pull_request"]["head"]["repo"]["full_name"] = fake.repo
     event = tmp / "event.json"
     event.write_text(json.dumps(payload), encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "UV_", "PIP_"))}
+    # a hosted runner sets none of these (PYTHONDONTWRITEBYTECODE: Python writes its bytecode)
+    skip = ("GITHUB_", "UV_", "PIP_", "PYTHONDONTWRITEBYTECODE")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(skip)}
     env.update(
         PATH=without_uv(env.get("PATH", "")),
         PIP_DISABLE_PIP_VERSION_CHECK="1",
@@ -176,9 +179,9 @@ def cold(runner: Runner, scratch: Path, archive: Path) -> dict[str, float]:
     parts = {"key": runner.run("venv")}
     parts["install"] = runner.run("Install averos-ci", **{"steps.cache.outputs.cache-hit": ""})
     venv = runner.context["steps.venv.outputs.path"]
+    parts["plan"] = runner.run("run")
     archive.unlink(missing_ok=True)
     parts["save"] = timed(["bash", "-c", f'tar -cPf - "{venv}" | zstd -T0 -q -o "{archive}"'])
-    parts["plan"] = runner.run("run")
     return parts
 
 

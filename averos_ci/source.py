@@ -316,28 +316,25 @@ def _parse_yaml(text: str, path: Path) -> Document:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     from averos_ci._syntax import YAML_SYNTAX_HINT, yaml_syntax
+    from averos_ci._yaml_anchors import AnchorFound, composer_refusing_anchors
 
     if _flow_depth_exceeds(text, MAX_DEPTH):
         raise RecursionError
     yaml = _ruamel()
+    yaml.Composer = composer_refusing_anchors()
     try:
+        tree = yaml.load(text)
+    except AnchorFound as found:
         # Anchors and aliases are refused outright: this rejects billion-laughs files
         # before anything is constructed, and a manifest never needs them.
-        for event in yaml.parse(text):
-            anchor = getattr(event, "anchor", None)
-            if anchor is not None:
-                mark = event.start_mark
-                raise SourceError(
-                    "SYN-07",
-                    f"YAML anchors and aliases are not allowed (&{anchor} / *{anchor})",
-                    path=path,
-                    line=mark.line + 1,
-                    column=mark.column + 1,
-                    hint="write the value out in full",
-                )
-        tree = yaml.load(text)
-    except SourceError:
-        raise
+        raise SourceError(
+            "SYN-07",
+            f"YAML anchors and aliases are not allowed (&{found.anchor} / *{found.anchor})",
+            path=path,
+            line=found.line,
+            column=found.column,
+            hint="write the value out in full",
+        ) from None
     except MarkedYAMLError as exc:
         problem = (exc.problem or exc.context or "invalid YAML").strip()
         if "duplicate key" in problem or "found duplicate" in str(exc):

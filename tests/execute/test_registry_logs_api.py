@@ -40,6 +40,25 @@ def test_registry_builds_the_mock_adapter_from_options() -> None:
     assert adapter.fail_nodes == {"x"} and adapter.fail_attempts == 2
 
 
+def test_an_adapter_installed_on_a_new_path_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The registry reads the installed distributions once per ``sys.path``: one installed
+    where the path now leads is found, and gone again once the path no longer leads there."""
+    assert "mock" in available_adapters()  # read (and kept) for today's path
+    info = tmp_path / "acme_adapter-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-adapter\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[averos_ci.adapters]\nacme = averos_ci.execute.adapters.mock:MockAdapter\n"
+    )
+    with monkeypatch.context() as mp:
+        mp.syspath_prepend(str(tmp_path))
+        assert "acme" in available_adapters()
+        assert isinstance(get_adapter("acme"), MockAdapter)
+    assert "acme" not in available_adapters()
+
+
 def test_unknown_adapter_lists_the_available_ones() -> None:
     with pytest.raises(InputError) as info:
         get_adapter("nope")

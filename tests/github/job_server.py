@@ -59,10 +59,10 @@ SECRETS = (*TOKEN_VARS, *KEY_VARS, *PUSH_VARS, FD_VAR)
 PER_JOB_PREFIXES = ("GITHUB_", "RUNNER_", "INPUT_", "AVEROS_CI_", "GIT_")
 IMPORT_TIME = ("GITHUB_ACTIONS", "GIT_PYTHON_GIT_EXECUTABLE", "GIT_PYTHON_REFRESH")
 PER_JOB_NAMES = ("HOME", "PYTEST_CURRENT_TEST", *SECRETS)
-# What every ``github`` job of tests/github/test_gh_catchup.py imported (the modules the
-# flows load lazily included); ``AVEROS_CI_WORLD_JOBS_MODULES=FILE`` appends, after each forked
-# job, the modules it loaded: how this list was made. A module missing here is imported by the
-# job itself, as a fresh process would.
+# What the ``github`` jobs of tests/github/test_gh_catchup.py imported, in a quarter of them at
+# least (the modules the flows load lazily included); ``AVEROS_CI_WORLD_JOBS_MODULES=FILE``
+# appends, after each forked job, the modules it loaded: how this list was made. A module
+# missing here is imported by the job itself, as a fresh process would.
 PRELOAD = (
     "averos_ci._actions",
     "averos_ci._fs",
@@ -70,6 +70,7 @@ PRELOAD = (
     "averos_ci._permission",
     "averos_ci._secrets",
     "averos_ci._suggest",
+    "averos_ci._syntax",
     "averos_ci._token",
     "averos_ci._validation",
     "averos_ci.cli._app",
@@ -78,6 +79,9 @@ PRELOAD = (
     "averos_ci.config_check",
     "averos_ci.errors",
     "averos_ci.execute.adapters",
+    "averos_ci.execute.adapters._options",
+    "averos_ci.execute.adapters.mock",
+    "averos_ci.execute.adapters.mock_files",
     "averos_ci.execute.apply",
     "averos_ci.execute.attempts",
     "averos_ci.execute.averos_checkpoints",
@@ -122,6 +126,11 @@ PRELOAD = (
     "averos_ci.github.recomputed",
     "averos_ci.github.recovery",
     "averos_ci.manifest.issues",
+    "averos_ci.manifest.normalize",
+    "averos_ci.manifest.report",
+    "averos_ci.manifest.rules",
+    "averos_ci.manifest.shape",
+    "averos_ci.manifest.validate",
     "averos_ci.plan.attributes",
     "averos_ci.plan.canonical",
     "averos_ci.plan.diff",
@@ -142,6 +151,10 @@ PRELOAD = (
     "averos_ci.policy.evaluate",
     "averos_ci.policy.render",
     "averos_ci.policy.settings",
+    "averos_ci.projects.changed",
+    "averos_ci.projects.command",
+    "averos_ci.projects.discover",
+    "averos_ci.projects.output",
     "averos_ci.report.junit",
     "averos_ci.report.markdown",
     "averos_ci.report.policy_junit",
@@ -177,12 +190,23 @@ PRELOAD = (
     "averos_ci.statebranch.seal",
     "averos_ci.statebranch.state_branch",
     "averos_ci.statebranch.workspace",
+    "anyio",
+    "certifi",
+    "encodings.idna",
     "git",
+    "h11",
+    "httpcore",
     "httpx",
     "junit_xml",
+    "pwd",
     "pydantic",
     "rich",
+    "ruamel.yaml",
+    "ruamel.yaml.composer",
     "typer",
+    "typer._adapters",
+    "wcmatch.glob",
+    "xml.dom.expatbuilder",
 )
 
 
@@ -381,6 +405,9 @@ def serve() -> None:
     os.close(null)
     for name in PRELOAD:
         importlib.import_module(name)
+    from averos_ci.forge.api import tls_context
+
+    tls_context()  # the CA bundle, loaded once (~40 ms a job): a job with other trust makes its own
     gc.collect()
     gc.freeze()  # the imported modules: never traversed again, nor copied by the children
     _reply(replies, {"ready": True})

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from werkzeug import Response
 
-from averos_ci.forge.api import API_VERSION, GitHubAPIError, GitHubClient, clip_body
+from averos_ci.forge.api import API_VERSION, GitHubAPIError, GitHubClient, clip_body, tls_context
 from averos_ci.forge.settings import Permission
 from tests.github.gh_fake import TOKEN, FakeGitHub
 
@@ -31,6 +32,37 @@ def client(fake: FakeGitHub, sleeps: list[float]) -> Iterator[GitHubClient]:
         sleep=sleeps.append,
     ) as c:
         yield c
+
+
+def test_clients_share_one_verifying_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CA bundle is loaded once per process and trust setting (~40 ms each time): every
+    client verifies with that one context; another ``SSL_CERT_FILE`` gets a context of its own."""
+    import ssl
+
+    import certifi
+
+    def context_of(client: GitHubClient) -> ssl.SSLContext:
+        pool = client._http._transport._pool  # type: ignore[attr-defined]
+        found: ssl.SSLContext = pool._ssl_context
+        return found
+
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    shared = tls_context()
+    assert shared.verify_mode == ssl.CERT_REQUIRED and shared.check_hostname
+    with (
+        GitHubClient(token=None, repository="o/r") as one,
+        GitHubClient(token=None, repository="o/r", api_url="https://ghe.example/api/v3") as two,
+    ):
+        assert context_of(one) is shared and context_of(two) is shared
+    bundle = tmp_path / "ca.pem"
+    bundle.write_bytes(Path(certifi.where()).read_bytes())
+    monkeypatch.setenv("SSL_CERT_FILE", str(bundle))
+    with GitHubClient(token=None, repository="o/r") as other:
+        assert context_of(other) is tls_context() and context_of(other) is not shared
+        assert context_of(other).verify_mode == ssl.CERT_REQUIRED
 
 
 def test_headers_and_link_pagination(fake: FakeGitHub, client: GitHubClient) -> None:

@@ -22,7 +22,8 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from averos_ci.execute.adapters.angular.template.workspace import link_tree
@@ -52,6 +53,28 @@ def build_in_slot(
     found = output_dir(workspace)
     assert found == back, (found, back)
     return back
+
+
+@contextmanager
+def warm_folder(cache_dir: Path, name: str, keep: str) -> Iterator[Path]:
+    """An empty folder of this worker's that stays at one path from run to run, but for
+    ``keep`` (a path inside it) as the last run left it: for a command that builds in place
+    (``averos-ci preview``), whose Angular cache (``<workspace>/.angular``) then serves the next
+    run, as it serves a developer's next preview. Locked while in use."""
+    slot_dir = cache_dir / "build-slots" / f"{name}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    slot_dir.mkdir(parents=True, exist_ok=True)
+    with (slot_dir / ".lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        folder, kept, aside = slot_dir / "folder", slot_dir / "folder" / keep, slot_dir / "kept"
+        shutil.rmtree(aside, ignore_errors=True)
+        if kept.is_dir():
+            kept.rename(aside)
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        if aside.is_dir():
+            kept.parent.mkdir(parents=True)
+            aside.rename(kept)
+        yield folder
 
 
 def _refresh(copy: Path, workspace: Path) -> Path:

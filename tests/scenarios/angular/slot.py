@@ -57,11 +57,12 @@ def build_in_slot(
 
 @contextmanager
 def warm_folder(cache_dir: Path, name: str, keep: str) -> Iterator[Path]:
-    """An empty folder of this worker's that stays at one path from run to run, but for
-    ``keep`` (a path inside it) as the last run left it: for a command that builds in place
-    (``averos-ci preview``), whose Angular cache (``<workspace>/.angular``) then serves the next
-    run, as it serves a developer's next preview. Locked while in use."""
-    slot_dir = cache_dir / "build-slots" / f"{name}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    """An empty folder that stays at one path from run to run, but for ``keep`` (a path inside
+    it) as the last run left it: for a command that builds in place (``averos-ci preview``),
+    whose Angular cache (``<workspace>/.angular``) then serves the next run, as it serves a
+    developer's next preview. One per ``name``, whichever worker asks (a folder per worker was
+    cold whenever the test ran on another worker than last time); locked while in use."""
+    slot_dir = cache_dir / "build-slots" / name
     slot_dir.mkdir(parents=True, exist_ok=True)
     with (slot_dir / ".lock").open("a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.scenarios.angular.slot import build_in_slot
+from tests.scenarios.angular.slot import build_in_slot, warm_folder
 
 OLD = 1_000_000_000  # 2001: a modification time no copy keeps
 
@@ -121,3 +121,28 @@ def test_a_named_slot_is_the_same_whichever_worker_builds(
         build_in_slot(app, cache, build, slot="production")
     assert build.generation == [1, 2]  # the second worker found the first one's cache
     assert sorted(p.name for p in (cache / "build-slots").iterdir()) == ["production"]
+
+
+def test_a_warm_folder_keeps_only_its_cache_from_one_run_to_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    keep = "project/workspace/.angular"
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
+    with warm_folder(cache, "preview", keep) as first:
+        assert list(first.iterdir()) == []  # the first run: nothing to keep
+        (first / keep / "cache").mkdir(parents=True)
+        (first / keep / "cache" / "entry").write_text("warm\n")
+        (first / "project" / "workspace" / "src.ts").write_text("the first run's app\n")
+        (first / "project" / "state.json").write_text("{}\n")
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw3")
+    with warm_folder(cache, "preview", keep) as second:
+        assert second == first  # one path, whichever worker asks
+        found = sorted(str(p.relative_to(second)) for p in second.rglob("*"))
+        assert found == [
+            "project",
+            "project/workspace",
+            "project/workspace/.angular",
+            "project/workspace/.angular/cache",
+            "project/workspace/.angular/cache/entry",
+        ]

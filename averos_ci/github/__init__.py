@@ -9,8 +9,9 @@ flow`` dispatches), not every flow of the package.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from averos_ci._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from averos_ci.forge.api import API_VERSION, GitHubAPIError, GitHubClient, clip_body
@@ -83,13 +84,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_HOMES[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES, globals(), __all__)

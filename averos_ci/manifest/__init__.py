@@ -6,8 +6,9 @@ or ``averos_ci.manifest.issues`` does not build the pydantic models of the valid
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from averos_ci._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from averos_ci.manifest.issues import (
@@ -33,25 +34,19 @@ __all__ = [
 ]
 
 _HOMES = {
-    "Issue": "issues",
-    "ManifestInvalid": "issues",
-    "Severity": "issues",
-    "format_github": "issues",
-    "format_json": "issues",
-    "format_text": "issues",
-    "ValidationResult": "validate",
-    "load_manifest": "validate",
-    "validate_file": "validate",
+    name: f"{__name__}.{home}"
+    for name, home in {
+        "Issue": "issues",
+        "ManifestInvalid": "issues",
+        "Severity": "issues",
+        "format_github": "issues",
+        "format_json": "issues",
+        "format_text": "issues",
+        "ValidationResult": "validate",
+        "load_manifest": "validate",
+        "validate_file": "validate",
+    }.items()
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES, globals(), __all__)

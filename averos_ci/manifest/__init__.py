@@ -34,18 +34,15 @@ __all__ = [
 ]
 
 _HOMES = {
-    name: f"{__name__}.{home}"
-    for name, home in {
-        "Issue": "issues",
-        "ManifestInvalid": "issues",
-        "Severity": "issues",
-        "format_github": "issues",
-        "format_json": "issues",
-        "format_text": "issues",
-        "ValidationResult": "validate",
-        "load_manifest": "validate",
-        "validate_file": "validate",
-    }.items()
+    "Issue": "averos_ci.manifest.issues",
+    "ManifestInvalid": "averos_ci.manifest.issues",
+    "Severity": "averos_ci.manifest.issues",
+    "format_github": "averos_ci.manifest.issues",
+    "format_json": "averos_ci.manifest.issues",
+    "format_text": "averos_ci.manifest.issues",
+    "ValidationResult": "averos_ci.manifest.validate",
+    "load_manifest": "averos_ci.manifest.validate",
+    "validate_file": "averos_ci.manifest.validate",
 }
 
 

@@ -69,9 +69,13 @@ def _write_manifest(source: Path, dest: Path, api_port: int, *, shelf: bool) -> 
             }
         )
         doc["serviceConfigurations"].append(
-            {**service, "name": "ShelfServiceConfiguration", "id": "ShelfService",
-             "apiEndPoint": "/shelves"}
-        )  # fmt: skip
+            {
+                **service,
+                "name": "ShelfServiceConfiguration",
+                "id": "ShelfService",
+                "apiEndPoint": "/shelves",
+            }
+        )
         doc["useCases"].append(
             {"name": "SearchShelf", "ename": "Shelf", "useCaseType": "Search_Entity"}
         )

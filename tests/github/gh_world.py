@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,7 @@ class PlanWorkflow:
     patch: JobResult | None = None
     complete: JobResult | None = None
     artifact: Path | None = None  # the patch job's result file, as uploaded
+    run: tuple[dict[str, Any], str, str] | None = None  # the event, run id and attempt
 
     @property
     def last(self) -> JobResult:
@@ -343,40 +344,57 @@ class World:
         sender: str | None = None,
         timeout: float = 300,
         artifact: Callable[[Path], None] | None = None,
+        complete: bool = True,
     ) -> PlanWorkflow:
         """Run the plan workflow on PR ``number`` at ``head`` the way the example workflow
         does: job ``plan`` (token), then — when its ``patch-needed`` output is true — job
         ``patch`` in a fresh checkout with no token or state key in its environment, its
         result file passed on as an artifact (a file copied into the next job's runner
         folder), and job ``complete`` (token) reading it. ``artifact``: called with the
-        uploaded file before ``complete`` downloads it (tests forge it there)."""
+        uploaded file before ``complete`` downloads it (tests forge it there). ``complete``
+        false: the run stops before its last job (:meth:`complete_job` runs it)."""
         payload = self.pr_event(action, number, sender=sender)
         plan = self.run("pull_request", payload, head, command="plan", timeout=timeout)
         run_id, attempt = self.last_run_id, str(self.attempts.get(self.last_run_id or "", 1))
         if plan.code != 0 or plan.outputs.get("patch-needed") != "true":
             return PlanWorkflow(plan)
-
-        def same_run(env: dict[str, str]) -> dict[str, str]:
-            env.update(GITHUB_RUN_ID=str(run_id), GITHUB_RUN_ATTEMPT=attempt)
-            return env
-
         checkout = self.checkout(head)
-        env = same_run(self.job_env("pull_request", payload, checkout, head))
+        env = self.job_env("pull_request", payload, checkout, head)
+        env.update(GITHUB_RUN_ID=str(run_id), GITHUB_RUN_ATTEMPT=attempt)
         for name in (*TOKEN_VARS, *KEY_VARS):  # `permissions: contents: read`, no token input
             env.pop(name, None)
         patch = self.job("patch", checkout, env, timeout=timeout)
         uploaded = Path(env["RUNNER_TEMP"]) / PATCH_ARTIFACT
         if patch.code != 0:
             return PlanWorkflow(plan, patch)
+        workflow = PlanWorkflow(plan, patch, artifact=uploaded, run=(payload, str(run_id), attempt))
+        if not complete:
+            return workflow
         if artifact is not None:
             artifact(uploaded)
+        return self.complete_job(workflow, head, timeout=timeout)
+
+    def complete_job(
+        self,
+        workflow: PlanWorkflow,
+        head: str,
+        *,
+        artifact: Path | None = None,
+        timeout: float = 300,
+    ) -> PlanWorkflow:
+        """Job ``complete`` of ``workflow``'s run (one :meth:`plan_workflow` stopped before it)
+        in a fresh checkout of ``head``, ``artifact`` (default: the file the patch job
+        uploaded) downloaded into its runner folder; ``workflow`` with that job's result."""
+        assert workflow.run is not None and workflow.artifact is not None, "no patch job ran"
+        payload, run_id, attempt = workflow.run
         checkout = self.checkout(head)
-        env = same_run(self.job_env("pull_request", payload, checkout, head))
+        env = self.job_env("pull_request", payload, checkout, head)
+        env.update(GITHUB_RUN_ID=run_id, GITHUB_RUN_ATTEMPT=attempt)
         downloaded = Path(env["RUNNER_TEMP"]) / PATCH_ARTIFACT
         downloaded.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(uploaded, downloaded)
+        shutil.copyfile(artifact or workflow.artifact, downloaded)
         complete = self.job("complete", checkout, env, timeout=timeout)
-        return PlanWorkflow(plan, patch, complete, uploaded)
+        return replace(workflow, complete=complete)
 
     def fork_follow_up(
         self, head: str, branch: str, artifact: Path | None, *, pusher: str = "alice"

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -40,7 +42,14 @@ from tests.github.gh_steps import (
     open_pr_from_main,
     sticky,
 )
-from tests.github.gh_world import REPO_ROOT, World, git, make_world, manifest_variant
+from tests.github.gh_world import (
+    REPO_ROOT,
+    PlanWorkflow,
+    World,
+    git,
+    make_world,
+    manifest_variant,
+)
 
 SITE = Path(__file__).parent / "probe_adapter_site"
 STATE_KEY = "st4te-k3y-SECRET-0123456789"
@@ -204,13 +213,28 @@ def test_the_patch_command_refuses_to_run_with_a_token(tmp_path: Path, fake: Fak
     assert TOKEN not in proc.stdout + proc.stderr
 
 
+@dataclass
+class Forged:
+    """One pull request whose plan workflow stopped before ``complete``: each case forges a
+    copy of what its patch job uploaded and runs ``complete`` on it."""
+
+    world: World
+    fake: FakeGitHub
+    workflow: PlanWorkflow
+    head: str
+    number: int = 10
+
+
 @pytest.fixture(scope="module")
-def forged(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[World, FakeGitHub]]:
-    """One applied world for the forgery cases (each on a pull request of its own)."""
+def forged(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forged]:
     with running_fake() as fake, pytest.MonkeyPatch.context() as mp:
         for name, value in GIT_IDENTITY.items():  # module scope: before the autouse identity
             mp.setenv(name, value)
-        yield applied_world(tmp_path_factory.mktemp("forged"), fake), fake
+        world = applied_world(tmp_path_factory.mktemp("forged"), fake)
+        head = open_pr_from_main(world, Forged.number, manifest_variant(2))
+        workflow = world.plan_workflow(Forged.number, head, complete=False)
+        assert workflow.artifact is not None, workflow.plan.stdout + workflow.plan.stderr
+        yield Forged(world, fake, workflow, head)
 
 
 def _edit(change: Callable[[dict[str, object]], None]) -> Callable[[Path], None]:
@@ -255,21 +279,29 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_forged_result_is_refused_by_complete(
-    forged: tuple[World, FakeGitHub], case: str
-) -> None:
-    world, fake = forged
-    number = 10 + list(CASES).index(case)
+def test_a_forged_result_is_refused_by_complete(forged: Forged, case: str, tmp_path: Path) -> None:
     forge, message = CASES[case]
-    head = open_pr_from_main(world, number, manifest_variant(2))
-    wf = world.plan_workflow(number, head, artifact=forge)
-    assert wf.complete is not None and wf.artifact is not None, wf.plan.stdout + wf.plan.stderr
+    assert forged.workflow.artifact is not None
+    artifact = tmp_path / forged.workflow.artifact.name
+    shutil.copyfile(forged.workflow.artifact, artifact)
+    forge(artifact)
+    posted, (shown, _) = len(forged.fake.statuses), sticky(forged.fake, forged.number)
+    wf = forged.world.complete_job(forged.workflow, forged.head, artifact=artifact)
+    assert wf.complete is not None
     r = wf.complete
     assert r.code == 2, r.stdout + r.stderr
     assert message in r.stderr
     assert "averos-patch.json" in r.stderr  # located: the artifact's path
     assert "Traceback" not in r.stderr
-    status = fake.latest_status(head)
-    assert status is not None and status["state"] == "failure"
-    _, meta = sticky(fake, number)
-    assert meta.pending  # nothing of the forged result was shown
+    ours = [s for s in forged.fake.statuses[posted:] if s["sha"] == forged.head]
+    assert ours and ours[-1]["state"] == "failure"  # this run's status, not an earlier case's
+    body, meta = sticky(forged.fake, forged.number)
+    assert meta.pending and body == shown  # nothing of the forged result was shown
+
+
+def test_the_unforged_result_completes_the_plan(forged: Forged) -> None:
+    """The control: the same artifact, as uploaded, is taken (run after the forged cases)."""
+    wf = forged.world.complete_job(forged.workflow, forged.head)
+    assert wf.complete is not None and wf.complete.code == 0, wf.complete.stderr
+    _, meta = sticky(forged.fake, forged.number)
+    assert not meta.pending

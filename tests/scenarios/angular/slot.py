@@ -1,26 +1,34 @@
-"""Development builds of the tests' apps in one fixed folder per xdist worker, with Angular's
-persistent build cache on.
+"""Development builds of the tests' apps in slots: fixed folders, one pool per application,
+with Angular's persistent build cache on.
 
 Angular's webpack cache (``.angular/cache``) is off under ``CI=true`` (the default
 ``cli.cache.environment`` is ``local``) and bound to the workspace's path: every test's app sits
 in its own ``tmp_path``, so every build started cold, 60-100 s of CPU. ``build_in_slot`` copies
-the app's sources into ``<cache>/build-slots/<worker>/workspace``, whose ``node_modules`` is
-hard-linked from the app's once (and again when the app's installed packages differ), turns
-the cache on in that copy's ``angular.json``, runs ``build`` there and copies the output back to
-the same place in the app's workspace. It is the same compilation: the same sources, the same
-``node_modules``, the same command; only the folder differs. The sources are copied with fresh
-modification times, so webpack (which checks timestamps) never takes one app's module for
-another's.
+the app's sources into ``<cache>/build-slots/<app>-<n>/workspace`` (``<app>``: the name in its
+``package.json``; ``<n>``: the first slot of that app no other build holds), whose
+``node_modules`` is hard-linked from the app's once (and again when the app's installed packages
+differ), turns the cache on in that copy's ``angular.json``, runs ``build`` there and copies the
+output back to the same place in the app's workspace. It is the same compilation: the same
+sources, the same ``node_modules``, the same command; only the folder differs.
 
-An exclusive lock on the slot keeps two runs on one machine (a worker of each) apart.
+The copy is a developer's next build: a file whose bytes the slot already holds keeps the
+slot's file and its modification time; a new or changed file is written with a fresh one, and a
+file the app no longer has is removed. Webpack (which checks timestamps) then rebuilds what
+changed and takes the rest from its cache, as after an edit; it never takes a changed file for
+the one before. A pool per application keeps the builds of one app (the library example's, the
+ToDo example's) together, whichever worker runs them.
+
+An exclusive lock on the slot keeps two builds (two workers, or two runs on one machine) apart.
 """
 
 from __future__ import annotations
 
 import fcntl
+import filecmp
 import hashlib
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,20 +39,18 @@ from averos_ci.preview.build import output_dir
 
 KEPT = frozenset({"node_modules", ".angular"})  # what a slot keeps from one build to the next
 NOT_COPIED = KEPT | {"dist"}
+POOL = 8  # slots per application tried before waiting for the first
 
 
 def build_in_slot(
     workspace: Path, cache_dir: Path, build: Callable[[Path], Path], *, slot: str | None = None
 ) -> Path:
     """Run ``build(slot_workspace)`` (it returns the built app's folder) on a copy of
-    ``workspace`` in this worker's slot, or in the slot named ``slot`` (a build of its own
-    kind, as the production build, keeps its cache there whichever worker runs it); the built
-    app, copied back into ``workspace``."""
-    name = slot or os.environ.get("PYTEST_XDIST_WORKER", "main")
-    slot_dir = cache_dir / "build-slots" / name
-    slot_dir.mkdir(parents=True, exist_ok=True)
-    with (slot_dir / ".lock").open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+    ``workspace`` in a free slot of its application, or in the slot named ``slot`` (a build of
+    its own kind, as the production build, keeps its cache there whichever worker runs it); the
+    built app, copied back into ``workspace``."""
+    names = [slot] if slot else [f"{_app_name(workspace)}-{n}" for n in range(POOL)]
+    with _locked_slot(cache_dir / "build-slots", names) as slot_dir:
         copy = _refresh(slot_dir / "workspace", workspace)
         built = build(copy)
         back = workspace / built.relative_to(copy)
@@ -53,6 +59,34 @@ def build_in_slot(
     found = output_dir(workspace)
     assert found == back, (found, back)
     return back
+
+
+@contextmanager
+def _locked_slot(root: Path, names: list[str]) -> Iterator[Path]:
+    """The first of the slots ``names`` no one holds, held (locked) while in use; when every
+    one is held, the first once it is free."""
+    for name in names:
+        slot_dir = root / name
+        slot_dir.mkdir(parents=True, exist_ok=True)
+        with (slot_dir / ".lock").open("a") as lock:  # the lock goes when the file closes
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue
+            yield slot_dir
+            return
+    with (root / names[0] / ".lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield root / names[0]
+
+
+def _app_name(workspace: Path) -> str:
+    """The application's name (its ``package.json``), as a folder name."""
+    try:
+        name = json.loads((workspace / "package.json").read_text(encoding="utf-8"))["name"]
+    except (OSError, ValueError, KeyError, TypeError):
+        name = ""
+    return re.sub(r"[^a-z0-9._-]+", "-", str(name).lower()).strip(".-") or "app"
 
 
 @contextmanager
@@ -86,22 +120,48 @@ def _refresh(copy: Path, workspace: Path) -> Path:
         marker.unlink(missing_ok=True)  # a removal cut short leaves no key to match
         shutil.rmtree(copy)  # other dependencies: their cache is no use either
     copy.mkdir(parents=True, exist_ok=True)
-    for entry in copy.iterdir():
-        if entry.name not in KEPT:
-            _remove(entry)
-    for entry in workspace.iterdir():
-        if entry.name in NOT_COPIED:
-            continue
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.copytree(entry, copy / entry.name, symlinks=True, copy_function=shutil.copy)
-        else:
-            shutil.copy(entry, copy / entry.name, follow_symlinks=False)
+    _sync(workspace, copy, skip=NOT_COPIED, kept=KEPT)
     if not (copy / "node_modules").exists():
         marker.unlink(missing_ok=True)  # a link cut short is never taken for a whole one
         link_tree((workspace / "node_modules").resolve(), copy / "node_modules")
         marker.write_text(key, encoding="utf-8")
     _cache_on(copy / "angular.json")
     return copy
+
+
+def _sync(
+    src: Path, dst: Path, *, skip: frozenset[str] = frozenset(), kept: frozenset[str] = frozenset()
+) -> None:
+    """``dst`` made to hold what ``src`` holds (but the entries named ``skip``): a file whose
+    bytes ``dst`` already has is left as it is (its modification time too), a new or changed
+    one is written afresh (a new modification time); an entry of ``dst`` that ``src`` lacks is
+    removed, but those named ``kept``."""
+    wanted = {e.name: Path(e.path) for e in os.scandir(src) if e.name not in skip}
+    for entry in list(dst.iterdir()):
+        if entry.name in kept:
+            continue
+        source = wanted.get(entry.name)
+        if source is None or _kind(source) != _kind(entry):
+            _remove(entry)
+    for name, source in wanted.items():
+        target = dst / name
+        kind = _kind(source)
+        if kind == "link":
+            if not target.is_symlink() or os.readlink(target) != os.readlink(source):
+                target.unlink(missing_ok=True)
+                target.symlink_to(os.readlink(source))
+        elif kind == "dir":
+            target.mkdir(exist_ok=True)
+            _sync(source, target)
+        elif not target.exists() or not filecmp.cmp(source, target, shallow=False):
+            target.unlink(missing_ok=True)
+            shutil.copy(source, target)  # the bytes and the mode; a modification time of now
+
+
+def _kind(path: Path) -> str:
+    if path.is_symlink():
+        return "link"
+    return "dir" if path.is_dir() else "file"
 
 
 def _modules_key(workspace: Path) -> str:

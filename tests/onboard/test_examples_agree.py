@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -70,11 +71,29 @@ def test_the_rules_find_what_the_monorepo_example_used_to_miss(tmp_path: Path) -
     assert any("'push' does not run" in p for p in problems(broken, branch="trunk"))
 
 
+def run_output(folder: str, names: list[str]) -> set[str]:
+    """What a run leaves in ``examples/`` (git ignores it): README command 1 generates the
+    example application in ``examples/<example>/workspace`` (its ``node_modules``: tens of
+    thousands of files) and its state in ``.averos``. A ``shutil.copytree`` ignore."""
+    example = Path(folder).parent.name == "examples"
+    return {n for n in names if n in {".averos", "node_modules"} or (example and n == "workspace")}
+
+
+def shipped_files(examples: Path) -> list[Path]:
+    """The files of ``examples`` but run output."""
+    found = []
+    for folder, dirs, files in os.walk(examples):
+        dirs[:] = sorted(set(dirs) - run_output(folder, dirs))
+        found += [Path(folder, name) for name in sorted(files)]
+    return found
+
+
 def placeholder_lines(root: Path = REPO_ROOT) -> dict[str, list[str]]:
     """Every line naming the placeholder in what users read or copy: the README, the docs,
-    the examples and the action (not the changelog, the tests or the code's constants)."""
+    the examples and the action (not the changelog, the tests, the code's constants, or what
+    a run left in the examples)."""
     pages = [root / "README.md", root / "action.yml", *(root / "docs").rglob("*.md")]
-    pages += [p for p in (root / "examples").rglob("*") if p.is_file()]
+    pages += shipped_files(root / "examples")
     found: dict[str, list[str]] = {}
     for page in pages:
         text = page.read_bytes().decode("utf-8", errors="replace")
@@ -113,7 +132,7 @@ def test_the_control_a_new_placeholder_line_is_counted(tmp_path: Path) -> None:
     for name in ("README.md", "action.yml"):
         shutil.copy2(REPO_ROOT / name, tmp_path / name)
     for folder in ("docs", "examples"):
-        shutil.copytree(REPO_ROOT / folder, tmp_path / folder, symlinks=True)
+        shutil.copytree(REPO_ROOT / folder, tmp_path / folder, symlinks=True, ignore=run_output)
     assert placeholder_lines(tmp_path) == placeholder_lines()
     approve = tmp_path / "examples" / "workflows" / "averos-approve.yml"
     text = approve.read_text(encoding="utf-8")
@@ -123,6 +142,17 @@ def test_the_control_a_new_placeholder_line_is_counted(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert "examples/workflows/averos-approve.yml" in placeholder_lines(tmp_path)
+    # what a run leaves in an example (README command 1's app and state) is not shipped
+    pin = f"uses: {PLACEHOLDER_REPO}@v0.1.0\n"
+    for left in ("todoapp/workspace/src/pin.yml", "todoapp/.averos/pin.yml"):
+        (tmp_path / "examples" / left).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "examples" / left).write_text(pin, encoding="utf-8")
+    deeper = tmp_path / "examples" / "todoapp" / "docs" / "workspace"  # not an example's app
+    deeper.mkdir(parents=True)
+    (deeper / "pin.yml").write_text(pin, encoding="utf-8")
+    assert [p for p in placeholder_lines(tmp_path) if "pin.yml" in p] == [
+        "examples/todoapp/docs/workspace/pin.yml"
+    ]
 
 
 def test_documented_action_inputs_list_every_command_of_action_yml() -> None:

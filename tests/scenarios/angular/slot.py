@@ -39,6 +39,7 @@ from averos_ci.preview.build import output_dir
 
 KEPT = frozenset({"node_modules", ".angular"})  # what a slot keeps from one build to the next
 NOT_COPIED = KEPT | {"dist"}
+CONFIG = "angular.json"  # written by _cache_on, not copied
 POOL = 8  # slots per application tried before waiting for the first
 
 
@@ -120,12 +121,12 @@ def _refresh(copy: Path, workspace: Path) -> Path:
         marker.unlink(missing_ok=True)  # a removal cut short leaves no key to match
         shutil.rmtree(copy)  # other dependencies: their cache is no use either
     copy.mkdir(parents=True, exist_ok=True)
-    _sync(workspace, copy, skip=NOT_COPIED, kept=KEPT)
+    _sync(workspace, copy, skip=NOT_COPIED | {CONFIG}, kept=KEPT | {CONFIG})
     if not (copy / "node_modules").exists():
         marker.unlink(missing_ok=True)  # a link cut short is never taken for a whole one
         link_tree((workspace / "node_modules").resolve(), copy / "node_modules")
         marker.write_text(key, encoding="utf-8")
-    _cache_on(copy / "angular.json")
+    _cache_on(workspace / CONFIG, copy / CONFIG)
     return copy
 
 
@@ -173,12 +174,16 @@ def _modules_key(workspace: Path) -> str:
     return hashlib.sha256(text).hexdigest()
 
 
-def _cache_on(angular_json: Path) -> None:
-    """The persistent cache on in every environment (CI too); its folder the default one."""
+def _cache_on(angular_json: Path, target: Path) -> None:
+    """``target``: ``angular_json`` with the persistent cache on in every environment (CI too),
+    its folder the default one; left as it is (its modification time too) when it holds that."""
     doc = json.loads(angular_json.read_text(encoding="utf-8"))
     cli = doc.setdefault("cli", {})
     cli["cache"] = {**cli.get("cache", {}), "enabled": True, "environment": "all"}
-    angular_json.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(doc, indent=2) + "\n"
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.unlink(missing_ok=True)
+        target.write_text(text, encoding="utf-8")
 
 
 def _remove(entry: Path) -> None:

@@ -124,15 +124,17 @@ def test_a_file_the_slot_already_holds_keeps_its_time_a_changed_one_is_new(
     files = {"src/same.ts": "same", "src/edited.ts": "before", "src/gone.ts": "gone"}
     build_in_slot(_app(tmp_path / "v1", files, lib), cache, build)
     slot = cache / "build-slots" / "app-0" / "workspace"
-    times = {name: os.stat(slot / name).st_mtime_ns for name in files}
-    for name in files:  # an old slot: any rewrite now shows in the file's time
+    held = [*files, "angular.json"]  # the config too: written with the cache on, once
+    times = {name: os.stat(slot / name).st_mtime_ns for name in held}
+    for name in held:  # an old slot: any rewrite now shows in the file's time
         os.utime(slot / name, ns=(times[name] - 10**9, times[name] - 10**9))
-    before = {name: os.stat(slot / name).st_mtime_ns for name in files}
+    before = {name: os.stat(slot / name).st_mtime_ns for name in held}
     v2 = {"src/same.ts": "same", "src/edited.ts": "after", "src/new.ts": "new"}
     build_in_slot(_app(tmp_path / "v2", v2, lib), cache, build)
     assert build.seen[1] >= {"src/same.ts", "src/edited.ts", "src/new.ts"}
     assert "src/gone.ts" not in build.seen[1]
     assert os.stat(slot / "src/same.ts").st_mtime_ns == before["src/same.ts"]
+    assert os.stat(slot / "angular.json").st_mtime_ns == before["angular.json"]
     assert os.stat(slot / "src/edited.ts").st_mtime_ns > before["src/edited.ts"]
     assert (slot / "src/edited.ts").read_text(encoding="utf-8") == "after"
 

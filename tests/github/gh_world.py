@@ -10,7 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -343,14 +343,16 @@ class World:
         action: str = "opened",
         sender: str | None = None,
         timeout: float = 300,
+        artifact: Callable[[Path], None] | None = None,
         complete: bool = True,
     ) -> PlanWorkflow:
         """Run the plan workflow on PR ``number`` at ``head`` the way the example workflow
         does: job ``plan`` (token), then — when its ``patch-needed`` output is true — job
         ``patch`` in a fresh checkout with no token or state key in its environment, its
         result file passed on as an artifact (a file copied into the next job's runner
-        folder), and job ``complete`` (token) reading it. ``complete`` false: the run stops
-        before its last job (:meth:`complete_job` runs it, on a forged artifact if need be)."""
+        folder), and job ``complete`` (token) reading it. ``artifact``: called with the
+        uploaded file before ``complete`` downloads it (tests forge it there). ``complete``
+        false: the run stops before its last job (:meth:`complete_job` runs it)."""
         payload = self.pr_event(action, number, sender=sender)
         plan = self.run("pull_request", payload, head, command="plan", timeout=timeout)
         run_id, attempt = self.last_run_id, str(self.attempts.get(self.last_run_id or "", 1))
@@ -368,6 +370,8 @@ class World:
         workflow = PlanWorkflow(plan, patch, artifact=uploaded, run=(payload, str(run_id), attempt))
         if not complete:
             return workflow
+        if artifact is not None:
+            artifact(uploaded)
         return self.complete_job(workflow, head, timeout=timeout)
 
     def complete_job(

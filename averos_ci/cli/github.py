@@ -1,9 +1,12 @@
-"""``averos-ci github <plan|patch|complete|approve|apply|auto|gate>``: the GitHub Actions flow."""
+"""``averos-ci github <plan|patch|complete|approve|apply|auto|gate>``: the GitHub Actions flow.
+
+Each command is one call of :func:`averos_ci.github.run_github` (the routes table).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -20,17 +23,21 @@ github_app = typer.Typer(
 )
 app.add_typer(github_app, name="github")
 
+_REVERT_HINT = "see the plan comment: revert those changes, or re-add the elements under new names"
+
 ConfigOption = Annotated[
     Path | None,
     typer.Option("--config", help="Config file (default: averos.config.json at the repo root)."),
 ]
 
 
-def _run(command: str, config: Path | None) -> int:
+def _run(
+    command: str, config: Path | None, *, conflict_hint: str = _REVERT_HINT, **opts: Any
+) -> int:
     from averos_ci.github import run_github
     from averos_ci.github.plan_flow import PlanOutcome
 
-    outcome = run_github(command, config_path=config)
+    outcome = run_github(command, config_path=config, **opts)
     if isinstance(outcome, PlanOutcome) and outcome.plan and not outcome.plan.applicable:
         # The same code as `plan --detailed-exitcode` and `run` for a conflicting plan; the
         # comment and the failure status have been posted already.
@@ -38,8 +45,7 @@ def _run(command: str, config: Path | None) -> int:
 
         raise PlanConflicts(
             f"plan {outcome.plan.plan_hash[:12]} has conflicts and cannot be applied",
-            hint="see the plan comment: revert those changes, or re-add the elements under "
-            "new names",
+            hint=conflict_hint,
         )
     return 0
 
@@ -88,10 +94,7 @@ def patch(
 ) -> int:
     """pull_request, in a job without credentials: compute the plan's code change (the
     generator runs here) and write it to a result file for 'github complete'."""
-    from averos_ci.github.patch_flow import patch_command
-
-    patch_command(config_path=config, out=out)
-    return 0
+    return _run("patch", config, out=out)
 
 
 @github_app.command()
@@ -109,16 +112,10 @@ def complete(
     """pull_request (a fork's: workflow_run), after 'github patch': read its result as data,
     check it is bound to this head and plan, and publish the plan with its code change (the
     planHash approvals pin)."""
-    from averos_ci.github.complete_flow import complete_command
-    from averos_ci.github.patch_flow import default_result_path
-
-    outcome = complete_command(config_path=config, patch_path=patch_file or default_result_path())
-    if outcome is not None and outcome.plan is not None and not outcome.plan.applicable:
-        from averos_ci.errors import PlanConflicts
-
-        raise PlanConflicts(
-            f"plan {outcome.plan.plan_hash[:12]} has conflicts and cannot be applied",
-            hint="see the plan comment: the code change collides with edits in the pull "
-            "request's workspace, or the generator cannot generate the manifest",
-        )
-    return 0
+    return _run(
+        "complete",
+        config,
+        patch_path=patch_file,
+        conflict_hint="see the plan comment: the code change collides with edits in the pull "
+        "request's workspace, or the generator cannot generate the manifest",
+    )

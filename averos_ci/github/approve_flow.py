@@ -38,10 +38,10 @@ from averos_ci.review.comment import (
     restamp,
     status_text,
 )
-from averos_ci.review.gate import project_context, set_project_status
+from averos_ci.review.project_status import project_context, set_project_status
 from averos_ci.review.markdown import escape
 from averos_ci.review.outdated import OUTDATED_STATUS, PLAN_COMMAND, is_outdated
-from averos_ci.review.policy_gate import Gate, gate_from_meta, status_for
+from averos_ci.review.policy_check import Gate, gate_from_meta, status_for
 from averos_ci.review.records import HeadFacts, head_facts
 from averos_ci.review.trust import trust_base
 from averos_ci.state.model import state_hash

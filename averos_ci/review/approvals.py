@@ -30,8 +30,8 @@ from averos_ci.review.comment import (
     approve_line,
     parse_command,
 )
-from averos_ci.review.gate import project_context
-from averos_ci.review.policy_gate import enforce_requirements, refuse_violations
+from averos_ci.review.policy_check import enforce_requirements, refuse_violations
+from averos_ci.review.project_status import project_context
 from averos_ci.review.pushers import pusher_refusal
 from averos_ci.review.records import HeadFacts, head_facts
 from averos_ci.statebranch.errors import ApplyRefused

@@ -13,8 +13,8 @@ from __future__ import annotations
 from averos_ci._actions import annotate
 from averos_ci.forge.context import FlowContext
 from averos_ci.review.comment import STATUS_CLOSE, find_sticky
-from averos_ci.review.gate import project_context, refresh_gate
 from averos_ci.review.markdown import code
+from averos_ci.review.project_status import project_context, refresh_gate
 
 OUTDATED_MARK = "<!-- averos-ci:outdated -->"
 OUTDATED_STATUS = "state moved; re-plan"

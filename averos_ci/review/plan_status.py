@@ -1,5 +1,6 @@
 """The plan's status on a commit: ``<statusContext>/<project>`` from the plan, its approvals
-and the policy gate, then the aggregate (:mod:`averos_ci.review.gate`); and a failed plan's."""
+and the policy check, then the aggregate (:mod:`averos_ci.review.project_status`); and a
+failed plan's."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from averos_ci.errors import AverosCIError
 from averos_ci.forge.context import FlowContext
 from averos_ci.manifest.issues import ManifestInvalid
 from averos_ci.plan import ExecutionPlan
-from averos_ci.review.gate import set_project_status
-from averos_ci.review.policy_gate import Gate, status_for
+from averos_ci.review.policy_check import Gate, status_for
+from averos_ci.review.project_status import set_project_status
 
 
 def set_plan_status(

@@ -20,8 +20,8 @@ from averos_ci.forge.events import (
     load_event,
 )
 from averos_ci.forge.settings import GitHubSettings
-from averos_ci.review.gate import Gate, refresh_gate
 from averos_ci.review.merge_group import fetch_base
+from averos_ci.review.project_status import Gate, refresh_gate
 from averos_ci.review.trust import trust_base
 from averos_ci.statebranch.state_branch import open_repo
 

@@ -93,7 +93,7 @@ def drift(
     return int(ExitCode.CHANGES if drifted else ExitCode.OK)
 
 
-# -- the state branch (averos_ci.statebranch.state_ops) ------------------------------------
+# -- the state branch (averos_ci.stateops) ---------------------------------------------------
 
 BranchConfigOption = Annotated[
     Path | None,
@@ -123,8 +123,8 @@ def show(
     """The state on the state branch (what is applied, by which run) and any claim."""
     import json
 
-    from averos_ci.github.state_target import open_target
-    from averos_ci.statebranch.state_ops import show_state
+    from averos_ci.stateops.operation import show_state
+    from averos_ci.stateops.target import open_target
 
     view = show_state(open_target(config_path=config, project=project))
     if output_format is ShowFormat.JSON:
@@ -141,8 +141,8 @@ def abandon(
     project: ProjectOption = None,
 ) -> int:
     """Drop an interrupted apply: its claim, checkpoints and partial workspace (one commit)."""
-    from averos_ci.github.state_target import open_target
-    from averos_ci.statebranch.state_ops import abandon_apply
+    from averos_ci.stateops.operation import abandon_apply
+    from averos_ci.stateops.target import open_target
 
     print(abandon_apply(open_target(config_path=config, project=project), reason=reason).message)
     return 0
@@ -157,8 +157,8 @@ def rollback(
     yes: Annotated[bool, typer.Option("--yes", help="Write it (default: only print).")] = False,
 ) -> int:
     """Roll the state back to what it was after an earlier applied commit (prints the plan)."""
-    from averos_ci.github.state_target import open_target
-    from averos_ci.statebranch.state_rollback import rollback_state
+    from averos_ci.stateops.rollback import rollback_state
+    from averos_ci.stateops.target import open_target
 
     target = open_target(config_path=config, project=project)
     print(rollback_state(target, to=to, reason=reason, yes=yes).render_text(), end="")

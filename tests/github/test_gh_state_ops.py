@@ -259,8 +259,8 @@ def test_abandon_removes_a_partial_workspace_and_is_attributed_to_git_user(
 def test_a_moved_tip_is_fetched_and_decided_again(
     tmp_path: Path, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch, meanwhile: str
 ) -> None:
-    from averos_ci.github.state_target import open_target
-    from averos_ci.statebranch.state_ops import NothingToDo, abandon_apply
+    from averos_ci.stateops.operation import NothingToDo, abandon_apply
+    from averos_ci.stateops.target import open_target
 
     world = make_world(tmp_path, fake)
     plant(world, LEFTOVERS)

@@ -29,7 +29,7 @@ from averos_ci.statebranch.claim import (
 )
 from averos_ci.statebranch.errors import ApplyRefused
 from averos_ci.statebranch.state_branch import GitError, StateBranch
-from averos_ci.statebranch.state_show import StateView, blobs, read_view
+from averos_ci.stateops.show import StateView, blobs, read_view
 
 __all__ = [
     "NothingToDo",

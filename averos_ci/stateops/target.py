@@ -10,7 +10,7 @@ from pathlib import Path
 from averos_ci.config import CONFIG_FILE_NAME, load_config
 from averos_ci.forge.settings import load_settings
 from averos_ci.statebranch.state_branch import StateBranch, open_repo
-from averos_ci.statebranch.state_ops import StateTarget
+from averos_ci.stateops.operation import StateTarget
 
 
 def open_target(

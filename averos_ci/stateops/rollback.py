@@ -23,7 +23,7 @@ from averos_ci.state.model import AppliedState
 from averos_ci.state.store import parse_state
 from averos_ci.statebranch.claim import RUNS
 from averos_ci.statebranch.planning import plan_state
-from averos_ci.statebranch.state_ops import (
+from averos_ci.stateops.operation import (
     NothingToDo,
     OpResult,
     StateBusy,
@@ -31,7 +31,7 @@ from averos_ci.statebranch.state_ops import (
     check_reason,
     write_op,
 )
-from averos_ci.statebranch.state_show import RunRecord, StateView
+from averos_ci.stateops.show import RunRecord, StateView
 
 __all__ = ["RollbackPlan", "plan_rollback", "rollback_state"]
 

@@ -1,4 +1,6 @@
-"""A small GitHub REST client: pinned API version, Link pagination, bounded retries.
+"""The GitHub REST endpoints averos-ci calls; the transport (retries, pagination, the token's
+one host) is :mod:`averos_ci.forge.rest`. :class:`GitHubClient` is the GitHub implementation of
+the forge seam (:class:`averos_ci.forge.protocol.Forge`).
 
 The token lives only in the ``Authorization`` header of requests to the configured API host;
 it is never part of a message, an exception or a log line.
@@ -6,46 +8,33 @@ it is never part of a message, an exception or a log line.
 
 from __future__ import annotations
 
-import os
-import ssl
-import time
-from collections.abc import Callable, Iterator
-from email.utils import parsedate_to_datetime
-from typing import Any
-from urllib.parse import urlsplit
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
-import httpx
-
-from averos_ci.errors import AverosCIError, ExitCode
+from averos_ci.forge.rest import (
+    API_VERSION,
+    USER_AGENT,
+    GitHubAPIError,
+    RestClient,
+    json_object,
+    tls_context,
+)
 from averos_ci.forge.settings import GITHUB_COMMENT_LIMIT, Permission
 
-API_VERSION = "2022-11-28"
-USER_AGENT = "averos-ci"
-_IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "PATCH", "DELETE"})
+if TYPE_CHECKING:
+    from averos_ci.forge.protocol import Forge
+
+__all__ = [
+    "API_VERSION",
+    "TRUNCATION_NOTE",
+    "USER_AGENT",
+    "GitHubAPIError",
+    "GitHubClient",
+    "clip_body",
+    "tls_context",
+]
+
 TRUNCATION_NOTE = "\n\n… (truncated by averos-ci to fit GitHub's comment size limit)\n"
-
-
-_TLS: dict[tuple[str, str], ssl.SSLContext] = {}
-
-
-def tls_context() -> ssl.SSLContext:
-    """httpx's default verifying context (certifi's bundle, or ``SSL_CERT_FILE`` /
-    ``SSL_CERT_DIR``), made once per process and trust setting: loading the bundle costs ~40 ms
-    of CPU, as much as the rest of a job's start."""
-    key = (os.environ.get("SSL_CERT_FILE", ""), os.environ.get("SSL_CERT_DIR", ""))
-    if key not in _TLS:
-        _TLS[key] = httpx.create_ssl_context()
-    return _TLS[key]
-
-
-class GitHubAPIError(AverosCIError):
-    """The GitHub API refused a request or stayed unavailable after the retries (exit 1)."""
-
-    exit_code = ExitCode.FAILED
-
-    def __init__(self, message: str, *, status: int | None = None, hint: str | None = None) -> None:
-        super().__init__(message, hint=hint)
-        self.status = status
 
 
 def clip_body(body: str, limit: int = GITHUB_COMMENT_LIMIT) -> str:
@@ -55,170 +44,7 @@ def clip_body(body: str, limit: int = GITHUB_COMMENT_LIMIT) -> str:
     return body[: limit - len(TRUNCATION_NOTE)] + TRUNCATION_NOTE
 
 
-class GitHubClient:
-    def __init__(
-        self,
-        *,
-        token: str | None,
-        repository: str,
-        api_url: str = "https://api.github.com",
-        timeout: float = 30.0,
-        max_retries: int = 4,
-        max_wait: float = 60.0,
-        backoff_base: float = 1.0,
-        transport: httpx.BaseTransport | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        if repository.count("/") != 1 or not all(repository.split("/")):
-            raise AverosCIError(f"GITHUB_REPOSITORY must be 'owner/name', got {repository!r}")
-        self.repository = repository
-        self.api_url = api_url.rstrip("/")
-        self.max_retries = max_retries
-        self.max_wait = max_wait
-        self.backoff_base = backoff_base
-        self._sleep = sleep
-        self._host = urlsplit(self.api_url).netloc
-        headers = {
-            "Accept": "application/vnd.github+json",
-            "X-GitHub-Api-Version": API_VERSION,
-            "User-Agent": USER_AGENT,
-        }
-        self._token = token
-        self._http = httpx.Client(
-            base_url=self.api_url,
-            headers=headers,
-            timeout=timeout,
-            transport=transport,
-            verify=tls_context() if transport is None else True,  # a given transport has its own
-            follow_redirects=False,
-        )
-
-    def close(self) -> None:
-        self._http.close()
-
-    def __enter__(self) -> GitHubClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # -- transport -------------------------------------------------------------------------
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        json: Any = None,
-        params: dict[str, Any] | None = None,
-        idempotent: bool | None = None,
-        ok: tuple[int, ...] = (200, 201, 204),
-    ) -> httpx.Response:
-        url = path if path.startswith("http") else self.api_url + path
-        if urlsplit(url).netloc != self._host:  # never send the token to another host
-            raise GitHubAPIError(
-                f"refusing to follow a link to another host: {urlsplit(url).netloc}"
-            )
-        retry_unsent_only = not (method in _IDEMPOTENT if idempotent is None else idempotent)
-        shown = urlsplit(url).path
-        attempt = 0
-        wait: float | None
-        while True:
-            attempt += 1
-            headers = {"Authorization": f"Bearer {self._token}"} if self._token else {}
-            try:
-                resp = self._http.request(method, url, json=json, params=params, headers=headers)
-            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-                wait = self._backoff(attempt)
-                reason = f"cannot connect ({type(exc).__name__})"
-            except httpx.TimeoutException as exc:
-                if retry_unsent_only:
-                    raise GitHubAPIError(
-                        f"{method} {shown}: timed out ({type(exc).__name__}); "
-                        "not retried because the request may have been applied"
-                    ) from None
-                wait = self._backoff(attempt)
-                reason = f"timed out ({type(exc).__name__})"
-            except httpx.HTTPError as exc:
-                raise GitHubAPIError(f"{method} {shown}: {type(exc).__name__}") from None
-            else:
-                if resp.status_code in ok:
-                    return resp
-                wait, reason = self._retry_plan(resp, attempt, retry_unsent_only)
-                if wait is None:
-                    raise self._error(method, shown, resp)
-            assert wait is not None
-            if attempt > self.max_retries:
-                raise GitHubAPIError(
-                    f"{method} {shown}: {reason}; gave up after {attempt} attempts",
-                    hint="GitHub may be degraded; re-run the job (no state was changed by this "
-                    "request)",
-                )
-            if wait > self.max_wait:
-                raise GitHubAPIError(
-                    f"{method} {shown}: {reason}; the wait ({wait:.0f}s) exceeds the limit "
-                    f"({self.max_wait:.0f}s)",
-                    hint="re-run the job once the limit has reset",
-                )
-            self._sleep(wait)
-
-    def _backoff(self, attempt: int) -> float:
-        return float(min(self.backoff_base * 2 ** (attempt - 1), self.max_wait))
-
-    def _retry_plan(
-        self, resp: httpx.Response, attempt: int, unsent_only: bool
-    ) -> tuple[float | None, str]:
-        status = resp.status_code
-        if status in (403, 429):
-            wait = _rate_limit_wait(resp)
-            if wait is not None:
-                return wait, f"rate limited (HTTP {status})"
-            if status == 429:
-                return self._backoff(attempt), "rate limited (HTTP 429)"
-            return None, ""
-        if status >= 500 and not unsent_only:
-            return self._backoff(attempt), f"server error (HTTP {status})"
-        return None, ""
-
-    def _error(self, method: str, shown: str, resp: httpx.Response) -> GitHubAPIError:
-        try:
-            data = resp.json()
-            detail = str(data.get("message", "")) if isinstance(data, dict) else ""
-        except ValueError:
-            detail = ""
-        hint = None
-        if resp.status_code in (401, 403):
-            hint = (
-                "check the token's permissions (pull-requests: write, issues: write, "
-                "statuses: write, contents: write for apply)"
-            )
-        msg = f"{method} {shown}: HTTP {resp.status_code}" + (f" {detail}" if detail else "")
-        return GitHubAPIError(msg[:500], status=resp.status_code, hint=hint)
-
-    def paginate(
-        self, path: str, *, params: dict[str, Any] | None = None, max_pages: int = 100
-    ) -> Iterator[dict[str, Any]]:
-        url: str | None = path
-        query: dict[str, Any] | None = {"per_page": 100, **(params or {})}
-        for _ in range(max_pages):
-            if url is None:
-                return
-            resp = self.request("GET", url, params=query)
-            items = resp.json()
-            if not isinstance(items, list):
-                raise GitHubAPIError(f"GET {urlsplit(url).path}: expected a JSON array")
-            yield from (i for i in items if isinstance(i, dict))
-            url = resp.links.get("next", {}).get("url")
-            query = None  # the next link carries its own query
-        raise GitHubAPIError(
-            f"GET {path}: more than {max_pages} pages; not read to the end, so nothing that "
-            "depends on it was decided (fails closed)",
-            hint="a pull request flooded with comments or reviews cannot be checked: lock its "
-            "conversation and open a new pull request with the same change",
-        )
-
-    # -- endpoints -------------------------------------------------------------------------
-
+class GitHubClient(RestClient):
     @property
     def _repo(self) -> str:
         return f"/repos/{self.repository}"
@@ -235,28 +61,28 @@ class GitHubClient:
         return login if isinstance(login, str) else None
 
     def get_pull(self, number: int) -> dict[str, Any]:
-        return _obj(self.request("GET", f"{self._repo}/pulls/{number}"))
+        return json_object(self.request("GET", f"{self._repo}/pulls/{number}"))
 
     def issue_comments(self, number: int) -> Iterator[dict[str, Any]]:
         return self.paginate(f"{self._repo}/issues/{number}/comments")
 
     def get_comment(self, comment_id: int) -> dict[str, Any] | None:
         try:
-            return _obj(self.request("GET", f"{self._repo}/issues/comments/{comment_id}"))
+            return json_object(self.request("GET", f"{self._repo}/issues/comments/{comment_id}"))
         except GitHubAPIError as exc:
             if exc.status == 404:
                 return None
             raise
 
     def create_comment(self, number: int, body: str) -> dict[str, Any]:
-        return _obj(
+        return json_object(
             self.request(
                 "POST", f"{self._repo}/issues/{number}/comments", json={"body": clip_body(body)}
             )
         )
 
     def update_comment(self, comment_id: int, body: str) -> dict[str, Any]:
-        return _obj(
+        return json_object(
             self.request(
                 "PATCH",
                 f"{self._repo}/issues/comments/{comment_id}",
@@ -280,7 +106,8 @@ class GitHubClient:
 
     def permission(self, login: str) -> Permission:
         try:
-            data = _obj(self.request("GET", f"{self._repo}/collaborators/{login}/permission"))
+            path = f"{self._repo}/collaborators/{login}/permission"
+            data = json_object(self.request("GET", path))
         except GitHubAPIError as exc:
             if exc.status == 404:
                 return Permission.NONE
@@ -310,7 +137,7 @@ class GitHubClient:
 
     def create_pull(self, *, title: str, head: str, base: str, body: str) -> dict[str, Any]:
         """POST /repos/{owner}/{repo}/pulls (not retried: a retry could open two)."""
-        return _obj(
+        return json_object(
             self.request(
                 "POST",
                 f"{self._repo}/pulls",
@@ -328,39 +155,22 @@ class GitHubClient:
             )
         )
 
+    def open_pull_requests(self) -> Iterator[dict[str, Any]]:
+        """Every open pull request of the repository, newest first."""
+        return self.paginate(f"{self._repo}/pulls", params={"state": "open"})
+
+    def combined_status_page(self, sha: str, page: int) -> Any:
+        """One page (100 contexts) of GET /commits/{sha}/status: each context's latest state."""
+        resp = self.request(
+            "GET", f"{self._repo}/commits/{sha}/status", params={"per_page": 100, "page": page}
+        )
+        return resp.json()
+
     def pulls_for_commit(self, sha: str) -> list[dict[str, Any]]:
         return list(self.paginate(f"{self._repo}/commits/{sha}/pulls"))
 
 
-def _obj(resp: httpx.Response) -> dict[str, Any]:
-    try:
-        data = resp.json()
-    except ValueError:
-        raise GitHubAPIError(
-            f"{resp.request.method} {resp.request.url.path}: response is not JSON"
-        ) from None
-    if not isinstance(data, dict):
-        raise GitHubAPIError(
-            f"{resp.request.method} {resp.request.url.path}: expected a JSON object"
-        )
-    return data
+if TYPE_CHECKING:
 
-
-def _rate_limit_wait(resp: httpx.Response, now: Callable[[], float] = time.time) -> float | None:
-    """Seconds to wait per ``retry-after`` / ``x-ratelimit-reset``; ``None``: not rate limited."""
-    retry_after = resp.headers.get("retry-after")
-    if retry_after:
-        try:
-            return max(0.0, float(retry_after))
-        except ValueError:
-            try:
-                return max(0.0, parsedate_to_datetime(retry_after).timestamp() - now())
-            except (TypeError, ValueError):
-                return 60.0
-    if resp.headers.get("x-ratelimit-remaining") == "0":
-        reset = resp.headers.get("x-ratelimit-reset", "")
-        try:
-            return max(0.0, float(reset) - now()) + 1.0
-        except ValueError:
-            return 60.0
-    return None
+    def _is_a_forge(client: GitHubClient) -> Forge:  # mypy proves GitHubClient meets the seam
+        return client

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from averos_ci.forge.api import GitHubClient
 from averos_ci.forge.context import FlowContext
+from averos_ci.forge.protocol import Forge
 from averos_ci.forge.settings import GitHubSettings, Permission
 from averos_ci.plan import ExecutionPlan
 from averos_ci.review.comment import (
@@ -49,7 +49,7 @@ def is_agent(login: str, settings: GitHubSettings) -> bool:
 
 
 def check_approver(
-    client: GitHubClient,
+    client: Forge,
     *,
     login: str,
     pr_number: int,
@@ -199,7 +199,7 @@ class ApprovalView:
 
 
 def approval_view(
-    client: GitHubClient,
+    client: Forge,
     *,
     pr_number: int,
     pr_author: str,

@@ -52,7 +52,7 @@ def mark_outdated(ctx: FlowContext, *, plan_hash: str, merged: int | None) -> li
 
 def _mark(ctx: FlowContext, *, plan_hash: str, merged: int | None) -> list[int]:
     client, marked = ctx.client, []
-    pulls = client.paginate(f"/repos/{client.repository}/pulls", params={"state": "open"})
+    pulls = client.open_pull_requests()
     for i, pr in enumerate(pulls):
         if i >= MAX_PULLS:
             break

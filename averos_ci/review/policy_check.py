@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci._permission import Permission
-from averos_ci.forge.api import GitHubClient
 from averos_ci.forge.context import FlowContext
+from averos_ci.forge.protocol import Forge
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.policy.evaluate import PolicyResult, evaluate_policy
 from averos_ci.report.policy_junit import write_policy_junit
@@ -49,7 +49,7 @@ class Gate:
 
 
 def gate(
-    client: GitHubClient,
+    client: Forge,
     approvers: Iterable[str],
     *,
     permission: Permission | None,
@@ -68,7 +68,7 @@ def gate(
     return Gate(qualified, unmet, tuple(violations))
 
 
-def gate_from_meta(client: GitHubClient, approvers: Iterable[str], meta: Any) -> Gate:
+def gate_from_meta(client: Forge, approvers: Iterable[str], meta: Any) -> Gate:
     """:func:`gate` with the requirements the plan comment recorded (status display only)."""
     data = getattr(meta, "policy", None) or {}
     perm = data.get("permission")

@@ -67,12 +67,7 @@ def project_statuses(ctx: FlowContext, sha: str) -> dict[str, tuple[str, str]]:
     found: dict[str, tuple[str, str]] = {}
     seen = 0
     for page in range(1, _MAX_STATUS_PAGES + 1):
-        resp = ctx.client.request(
-            "GET",
-            f"/repos/{ctx.client.repository}/commits/{sha}/status",
-            params={"per_page": 100, "page": page},
-        )
-        data: Any = resp.json()
+        data: Any = ctx.client.combined_status_page(sha, page)
         items = data.get("statuses") if isinstance(data, dict) else None
         if not isinstance(items, list) or not items:
             break

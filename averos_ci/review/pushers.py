@@ -16,13 +16,13 @@ planned. The base branch's ``github.allowPusherApproval`` turns the rule off.
 
 from __future__ import annotations
 
-from averos_ci.forge.api import GitHubClient
+from averos_ci.forge.protocol import Forge
 
 # GitHub's web-flow committer (merges and edits made in the web UI) is not a person.
 _NOT_PEOPLE = frozenset({"web-flow"})
 
 
-def commit_logins(client: GitHubClient, pr_number: int) -> frozenset[str]:
+def commit_logins(client: Forge, pr_number: int) -> frozenset[str]:
     """Logins of the authors and committers of the pull request's commits (all pages)."""
     logins: set[str] = set()
     for commit in client.pull_commits(pr_number):
@@ -34,7 +34,7 @@ def commit_logins(client: GitHubClient, pr_number: int) -> frozenset[str]:
 
 
 def pusher_refusal(
-    client: GitHubClient,
+    client: Forge,
     *,
     login: str,
     pr_number: int,

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
-from averos_ci.forge.api import GitHubClient
+from averos_ci.forge.protocol import Forge
 
 _RECORD_RE = re.compile(
     r"#averos-ci=plan:([0-9a-f]{1,64}),pr:(\d+)(?:,pusher:([^,#\s]+))?"
@@ -80,7 +80,7 @@ class HeadFacts:
 
 
 def head_records(
-    client: GitHubClient, sha: str, *, context: str, pr_number: int, bot_login: str
+    client: Forge, sha: str, *, context: str, pr_number: int, bot_login: str
 ) -> list[Record]:
     """The bot's records on ``sha`` for ``context`` and ``pr_number``, oldest first (by id:
     exact, where the times tie)."""
@@ -125,7 +125,7 @@ def facts_of(records: list[Record]) -> HeadFacts:
 
 
 def head_facts(
-    client: GitHubClient, sha: str, *, context: str, pr_number: int, bot_login: str
+    client: Forge, sha: str, *, context: str, pr_number: int, bot_login: str
 ) -> HeadFacts:
     return facts_of(
         head_records(client, sha, context=context, pr_number=pr_number, bot_login=bot_login)

@@ -1,0 +1,55 @@
+"""The forge seam: what the review rules (:mod:`averos_ci.review`) ask of a forge — pull
+requests, their comments, reviews and commits, commit statuses and a user's permission.
+
+:class:`averos_ci.forge.api.GitHubClient` is the GitHub implementation; another forge (GitLab,
+Gitea) implements the same methods in a sibling of ``forge/`` and the review rules run
+unchanged. Payloads are GitHub-shaped dicts (``number``, ``head.sha``, ``user.login``,
+``body``, ``created_at``, ``state``): an implementation translates to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Protocol, runtime_checkable
+
+from averos_ci._permission import Permission
+
+
+@runtime_checkable
+class Forge(Protocol):
+    @property
+    def repository(self) -> str:
+        """``owner/name``."""
+        ...
+
+    # -- pull requests ---------------------------------------------------------------------
+
+    def get_pull(self, number: int) -> dict[str, Any]: ...
+
+    def open_pull_requests(self) -> Iterator[dict[str, Any]]: ...
+
+    def pulls_for_commit(self, sha: str) -> list[dict[str, Any]]: ...
+
+    def pull_commits(self, number: int) -> Iterator[dict[str, Any]]: ...
+
+    def reviews(self, number: int) -> Iterator[dict[str, Any]]: ...
+
+    # -- comments (the sticky plan comment, approvals, replies) ----------------------------
+
+    def issue_comments(self, number: int) -> Iterator[dict[str, Any]]: ...
+
+    def create_comment(self, number: int, body: str) -> dict[str, Any]: ...
+
+    def update_comment(self, comment_id: int, body: str) -> dict[str, Any]: ...
+
+    # -- statuses and permissions ----------------------------------------------------------
+
+    def commit_statuses(self, sha: str) -> Iterator[dict[str, Any]]: ...
+
+    def combined_status_page(self, sha: str, page: int) -> Any: ...
+
+    def set_status(
+        self, sha: str, *, state: str, description: str, context: str, target_url: str | None = None
+    ) -> None: ...
+
+    def permission(self, login: str) -> Permission: ...

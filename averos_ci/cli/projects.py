@@ -38,7 +38,7 @@ def projects(
 
     Under GitHub Actions also writes the step outputs matrix, projects and count.
     """
-    from averos_ci.projects.command import projects_command
+    from averos_ci.projects.selection import projects_command
 
     return projects_command(
         root=root, changed=changed, base=base, head=head, output_format=output_format.value

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from averos_ci.errors import AverosCIError, InputError
-from averos_ci.mcp.forge import Forge, GitFailed, git
+from averos_ci.mcp.remote import GitFailed, Remote, git
 from averos_ci.mcp.workspace import Workspace
 
 FOOTER = (
@@ -36,7 +36,7 @@ class Identity:
 def propose(
     ws: Workspace,
     *,
-    forge: Forge,
+    forge: Remote,
     branch: str,
     title: str,
     body: str,

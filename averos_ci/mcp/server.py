@@ -19,7 +19,6 @@ from pydantic import BaseModel, Field
 from averos_ci import __version__
 from averos_ci.errors import AverosCIError
 from averos_ci.mcp import resources
-from averos_ci.mcp.forge import Forge
 from averos_ci.mcp.models import (
     EditOut,
     ExplainOut,
@@ -29,6 +28,7 @@ from averos_ci.mcp.models import (
     ValidateOut,
 )
 from averos_ci.mcp.propose import Identity
+from averos_ci.mcp.remote import Remote
 from averos_ci.mcp.validation import shorten
 from averos_ci.mcp.workspace import Workspace
 
@@ -59,7 +59,7 @@ def build_server(ws: Workspace, *, identity: Identity = Identity()) -> MCPServer
     server: MCPServer[Any] = MCPServer(
         "averos-ci", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
-    forge = Forge.from_environment(ws.root)  # once: the token is taken out of the environment
+    forge = Remote.from_environment(ws.root)  # once: the token is taken out of the environment
     scrub = forge.scrub
 
     def run(out: type[BaseModel], call: Callable[[], Any]) -> CallToolResult:

@@ -8,13 +8,13 @@ import itertools
 from typing import Any
 
 from averos_ci.errors import AverosCIError
-from averos_ci.mcp.forge import Forge, git
+from averos_ci.mcp.remote import Remote, git
 from averos_ci.mcp.workspace import Workspace
 
 MAX_PULLS = 50  # a status call stays a handful of requests, whatever the repository
 
 
-def status(ws: Workspace, *, forge: Forge, project: str | None = None) -> dict[str, Any]:
+def status(ws: Workspace, *, forge: Remote, project: str | None = None) -> dict[str, Any]:
     from averos_ci.mcp.planning import plan_summary
     from averos_ci.state import FileStateStore
 
@@ -84,7 +84,7 @@ def _state_on_branch(ws: Workspace, project: str, branch: str) -> dict[str, Any]
     return None
 
 
-def _pull_requests(forge: Forge) -> dict[str, Any]:
+def _pull_requests(forge: Remote) -> dict[str, Any]:
     from averos_ci.forge.api import GitHubClient
 
     if not forge.configured:

@@ -156,7 +156,7 @@ PRELOAD = (
     "averos_ci.policy.render",
     "averos_ci.policy.settings",
     "averos_ci.projects.changed",
-    "averos_ci.projects.command",
+    "averos_ci.projects.selection",
     "averos_ci.projects.discover",
     "averos_ci.projects.output",
     "averos_ci.report.junit",

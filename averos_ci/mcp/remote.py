@@ -19,13 +19,13 @@ _GITHUB_REMOTE = re.compile(r"github\.com[:/]([^/\s]+/[^/\s]+?)(?:\.git)?/?$")
 
 
 @dataclass(frozen=True)
-class Forge:
+class Remote:
     repository: str | None  # owner/name
     api_url: str
     token: str | None = field(repr=False)
 
     @classmethod
-    def from_environment(cls, root: Path) -> Forge:
+    def from_environment(cls, root: Path) -> Remote:
         from averos_ci import _token
 
         token = _token.current() or _token.take()  # the CLI isolated it; Python callers: env
@@ -70,7 +70,7 @@ def git(
     *args: str,
     check: bool = True,
     env: dict[str, str] | None = None,
-    scrub: Forge | None = None,
+    scrub: Remote | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``git -C root args``: no pager, no prompt (an agent cannot answer one)."""
     full_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", **(env or {})}

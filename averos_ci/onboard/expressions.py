@@ -131,12 +131,13 @@ class Expression:
             return {None}
         if self._peek() == "(":  # a function call
             self._take()
+            args = []
             while self._peek() not in (")", ""):
-                self._or()
+                args.append(self._or())
                 if self._peek() == ",":
                     self._take()
             self._expect(")")
-            return _called(text.lower())
+            return _called(text.lower(), args)
         return self.lookup(text)
 
 
@@ -166,9 +167,16 @@ def _compared(op: str, a: Value, b: Value) -> set[Value]:
     return {True, False}  # ordering: never needed to decide the rule
 
 
-def _called(name: str) -> set[Value]:
+def _called(name: str, args: list[set[Value]]) -> set[Value]:
     if name == "always":
         return {True}
+    fixed = [next(iter(a)) for a in args if len(a) == 1]
+    if name == "format" and len(fixed) == len(args) >= 1 and all(isinstance(v, str) for v in fixed):
+        # fixed text only (the action's cache-scope condition); anything else stays Opaque
+        pattern, values = str(fixed[0]), [str(v) for v in fixed[1:]]
+        numbers = [int(n) for n in re.findall(r"\{(\d+)\}", pattern)]
+        if "{{" not in pattern and all(n < len(values) for n in numbers):
+            return {re.sub(r"\{(\d+)\}", lambda m: values[int(m.group(1))], pattern)}
     if name in ("success", "failure", "cancelled", "contains", "startswith", "endswith"):
         return {True, False}
     return {Opaque(f"{name}()")}

@@ -14,6 +14,7 @@ from ruamel.yaml.error import YAMLError
 
 from averos_ci.onboard.checklist import ENVIRONMENT, STATE_KEY_SECRET
 from averos_ci.onboard.expressions import Opaque, Own, may_run, possible
+from averos_ci.onboard.pr_code import pr_code_steps
 
 _LEVEL = {"none": 0, "read": 1, "write": 2}
 # Events whose workflow file comes from the pull request's merge ref: its author controls the
@@ -185,12 +186,14 @@ def _foreign_checkouts(
 
 def problems(path: Path, *, branch: str) -> list[str]:
     """Every way the workflow at ``path`` does not give its averos-ci steps what they need,
-    or runs a local action from code it does not vouch for."""
+    or runs a local action from code it does not vouch for (a checkout, a fetch, an
+    artifact)."""
     workflow = load_workflow(path)
     if workflow is None:
         return [f"{path.name}: not a readable workflow (YAML)"]
     on = triggers(workflow)
     out: list[str] = [f"{path.name}: {p}" for p in untrusted_checkouts(workflow)]
+    out += [f"{path.name}: {p}" for p in pr_code_steps(workflow, on, PR_EVENTS)]
     for step, job in averos_steps(workflow, path.name):
         where = f"{path.name}: job '{step.job}' ({step.command})"
         commands = _commands(step.command, on)

@@ -24,8 +24,12 @@ _FIELDS = {"adapter": "adapter", "adapterOptions": "adapter_options", "listeners
 
 def check_config(cfg: RunConfig) -> None:
     """Raise what ``run`` would raise for ``cfg`` before it plans; return when it is usable."""
-    from averos_ci.execute.adapters import UnknownAdapter, adapter_options, get_adapter
-    from averos_ci.execute.adapters._options import AdapterOptionsError
+    from averos_ci.execute.adapters import (
+        AdapterOptionsError,
+        UnknownAdapter,
+        adapter_options,
+        get_adapter,
+    )
     from averos_ci.execute.listeners import listener_target
 
     doc = _document(cfg)
@@ -35,7 +39,7 @@ def check_config(cfg: RunConfig) -> None:
         raise _located(exc, cfg, doc, ("adapter",)) from None
     except AdapterOptionsError as exc:
         raise _located(exc, cfg, doc, ("adapterOptions", *exc.pointer), key=exc.key) from None
-    except ConfigError as exc:  # an adapter's own option checks (mock, node-module's module)
+    except ConfigError as exc:  # the adapter's own checks of its options
         raise _located(exc, cfg, doc, ("adapterOptions",)) from None
     except InputError as exc:  # the adapter's package cannot be loaded
         raise _located(exc, cfg, doc, ("adapter",)) from None

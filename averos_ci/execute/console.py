@@ -6,15 +6,14 @@ a plain line every ``AVEROS_CI_HEARTBEAT_S`` seconds (10 by default; see
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shlex
 import sys
 import threading
 from pathlib import Path
 from typing import Any, TextIO
 
 from averos_ci._actions import command, escape_data, escape_property
+from averos_ci.execute.adapters import next_step
 from averos_ci.execute.events import (
     NodeFailed,
     NodeSkipped,
@@ -190,12 +189,6 @@ def _summary_line(event: RunnerCompleted) -> str:
 
 
 def next_step_line(*, adapter: str, workspace_root: Path, config: Path | None) -> str | None:
-    """The last line of a successful run that generated an Angular application: where it is
-    and the command that shows it running (``config`` as the user typed it)."""
-    if adapter != "angular-schematics":
-        return None
-    where = workspace_root
-    with contextlib.suppress(ValueError):
-        where = workspace_root.relative_to(Path.cwd())
-    named = f" --config {shlex.quote(str(config))}" if config is not None else ""
-    return f"application: {where}/ (Angular workspace); see it running: averos-ci preview{named}"
+    """The last line of a successful run: the adapter's own (its ``next_step``, e.g. where
+    the generated application is and the command that shows it running)."""
+    return next_step(adapter, workspace_root=workspace_root, config=config)

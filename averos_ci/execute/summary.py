@@ -8,6 +8,8 @@ from enum import StrEnum
 from pydantic import Field
 
 from averos_ci._model import RunMode, WireModel
+from averos_ci.execute.adapters import adapter_generates
+from averos_ci.execute.adapters.registry import instance_hook
 from averos_ci.execute.contracts import ExecutionAdapter, ExecutionFailure
 from averos_ci.plan.model import PlanNode
 
@@ -48,11 +50,11 @@ class RunnerSummary(WireModel):
 
     def to_file_json(self, *, adapter: str | None = None) -> dict[str, object]:
         """The ``summary.json`` document: the summary plus its ``formatVersion`` and the
-        adapter that ran (``"mock"`` runs generate nothing: the file says so)."""
+        adapter that ran (an adapter that generates nothing has the file say so)."""
         doc: dict[str, object] = {"formatVersion": SUMMARY_FORMAT_VERSION, **self.to_wire()}
         if adapter is not None:
             doc["adapter"] = adapter
-            if adapter == "mock":
+            if not adapter_generates(adapter):
                 doc["generated"] = False
         return doc
 
@@ -83,9 +85,7 @@ def predicted_not_applied(
     adapter: ExecutionAdapter, nodes: Iterable[PlanNode]
 ) -> tuple[NotAppliedSummary, ...]:
     """What the adapter says it did not apply of ``nodes`` (its optional ``not_applied``)."""
-    hook = getattr(adapter, "not_applied", None)
-    if not callable(hook):
-        return ()
+    hook = instance_hook(adapter, "not_applied")
     return tuple(
         NotAppliedSummary(node_id=node.id, setting=n.setting, reason=n.reason)
         for node in nodes

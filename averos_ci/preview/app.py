@@ -78,7 +78,7 @@ def _read(path: Path) -> str:
 
 
 def read_app(workspace: Path) -> GeneratedApp:
-    """Read ``workspace`` (an Angular workspace the angular-schematics adapter generated)."""
+    """Read ``workspace`` (an Angular workspace an adapter generated)."""
     app_dir = workspace / "src" / "app"
     module = app_dir / "app.module.ts"
     if not module.is_file():
@@ -86,7 +86,7 @@ def read_app(workspace: Path) -> GeneratedApp:
             f"{workspace} holds no generated application (no src/app/app.module.ts)",
             path=workspace,
             hint="generate it first: `averos-ci run --config averos.config.json` "
-            "(with the angular-schematics adapter)",
+            "(with an adapter that generates an Angular workspace)",
         )
     endpoints = []
     for service in sorted((app_dir / "service").glob("*.service.ts")):

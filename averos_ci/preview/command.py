@@ -15,7 +15,8 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from averos_ci.config import load_config
-from averos_ci.execute.adapters.angular.options import AngularOptions, cache_root, parse_options
+from averos_ci.execute.adapters import NodeToolchain, node_toolchain
+from averos_ci.execute.adapters.angular.options import AngularOptions, cache_root
 from averos_ci.execute.adapters.angular.template.toolchain import find_toolchain
 from averos_ci.manifest import load_manifest
 from averos_ci.preview.app import GeneratedApp, read_app
@@ -58,9 +59,10 @@ def preview(
     cfg = load_config(config)
     manifest, _warnings = load_manifest(cfg.manifest_path)
     app = read_app(cfg.workspace_root)
-    options = _adapter_options(cfg.adapter, cfg.adapter_options)
-    cache = cache_root(options)
-    toolchain = find_toolchain(options.min_node_version if options else "14.15.0", cache_dir=cache)
+    # the adapter's own Node.js toolchain and cache, if it has one (raw adapterOptions)
+    node = node_toolchain(cfg.adapter, cfg.adapter_options) or _default_node()
+    cache = node.cache_dir
+    toolchain = find_toolchain(node.min_node_version, cache_dir=cache)
     if not (tools_dir(cache) / "node_modules").is_dir():
         _say("preview: installing json-server and playwright-core (first use)…")
     tools = ensure_tools(cache, npm=toolchain.npm, bin_dir=toolchain.bin_dir)
@@ -123,8 +125,9 @@ def _wait(check: Callable[[], None]) -> NoReturn:
         raise
 
 
-def _adapter_options(adapter: str, raw: dict[str, Any]) -> AngularOptions | None:
-    return parse_options(raw) if adapter == "angular-schematics" else None
+def _default_node() -> NodeToolchain:
+    """An adapter with no Node.js toolchain of its own: the generated app's defaults."""
+    return NodeToolchain(cache_root(), AngularOptions().min_node_version)
 
 
 def _notes(app: GeneratedApp, *, login: bool, auth_on: bool) -> None:

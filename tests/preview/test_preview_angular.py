@@ -16,8 +16,8 @@ import pytest
 from ruamel.yaml import YAML
 
 from averos_ci.config import load_config
-from averos_ci.execute import apply
 from averos_ci.manifest import load_manifest
+from averos_ci.planning import apply
 from averos_ci.preview import sample_records
 from tests.conftest import unavailable
 from tests.scenarios.angular.slot import warm_folder

@@ -1,115 +1,73 @@
-"""Adapter registry, fed by the ``averos_ci.adapters`` entry-point group."""
+"""Adapters: the registry (``averos_ci.adapters`` entry points) and the adapters' facts.
+
+Each function here asks the configured adapter one of its hooks
+(:class:`~averos_ci.execute.adapters.contract.AdapterBase`); none knows an adapter by name.
+"""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
-from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from averos_ci._suggest import suggest
-from averos_ci.errors import AverosCIError, ConfigError, InputError
-from averos_ci.execute.contracts import AdapterFactory, ExecutionAdapter, NotApplied
+from averos_ci.errors import AverosCIError
+from averos_ci.execute.adapters._options import AdapterOptionsError
+from averos_ci.execute.adapters.contract import AdapterBase, NodeToolchain, Reader
+from averos_ci.execute.adapters.registry import (
+    ENTRY_POINT_GROUP,
+    UnknownAdapter,
+    adapter_factory,
+    available_adapters,
+    class_fact,
+    class_hook,
+    get_adapter,
+    instance_hook,
+)
+from averos_ci.execute.contracts import NotApplied
 from averos_ci.plan.model import PlanNode
 
 if TYPE_CHECKING:
     from averos_ci.config import RunConfig
 
-ENTRY_POINT_GROUP = "averos_ci.adapters"
-
-
-class UnknownAdapter(InputError):
-    """No built-in adapter and no ``averos_ci.adapters`` entry point has this name."""
-
-
-_BUILTIN = {
-    "mock": "averos_ci.execute.adapters.mock:MockAdapter",
-    "node-module": "averos_ci.execute.adapters.node_module:NodeModuleAdapter",
-}
-
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "AdapterBase",
+    "AdapterOptionsError",
+    "NodeToolchain",
     "UnknownAdapter",
+    "adapter_factory",
+    "adapter_generates",
+    "adapter_notice",
     "adapter_options",
     "available_adapters",
     "get_adapter",
     "identity_options",
+    "loaded_files",
+    "next_step",
+    "node_toolchain",
     "predict_not_applied",
 ]
 
 
-_installed: dict[tuple[str, ...], tuple[EntryPoint, ...]] = {}
-
-
-def _entry_points() -> dict[str, EntryPoint]:
-    """The adapters by name: the built-in ones, then the installed entry points. Reading every
-    distribution's metadata costs ~7 ms and a plan asks several times: it is read once per
-    ``sys.path`` (what decides the distributions seen)."""
-    found = {
-        name: EntryPoint(name=name, value=value, group=ENTRY_POINT_GROUP)
-        for name, value in _BUILTIN.items()
-    }
-    key = tuple(sys.path)
-    if key not in _installed:
-        _installed[key] = tuple(entry_points(group=ENTRY_POINT_GROUP))
-    for ep in _installed[key]:
-        found[ep.name] = ep
-    return found
-
-
-def available_adapters() -> list[str]:
-    return sorted(_entry_points())
-
-
-def get_adapter(name: str, options: Mapping[str, Any] | None = None) -> ExecutionAdapter:
-    """Build adapter ``name`` from its ``adapterOptions``; unknown names are an InputError."""
-    eps = _entry_points()
-    if name not in eps:
-        near = suggest(name, eps)
-        available = f"available adapters: {', '.join(sorted(eps))}"
-        raise UnknownAdapter(
-            f"unknown adapter {name!r}", hint=f"{near} ({available})" if near else available
-        )
-    try:
-        factory: AdapterFactory = eps[name].load()
-    except (ImportError, AttributeError) as exc:
-        raise InputError(
-            f"adapter {name!r} cannot be loaded: {exc}",
-            hint="reinstall the package that provides it",
-        ) from None
-    adapter = factory(dict(options or {}))
-    if not isinstance(adapter, ExecutionAdapter):
-        raise ConfigError(f"adapter {name!r} does not implement ExecutionAdapter")
-    return adapter
-
-
 def adapter_options(config: RunConfig) -> dict[str, Any]:
-    """``adapterOptions`` completed from the config: Averos's top-level ``averosVersion`` /
-    ``localTgz`` for the Angular adapter (``adapterOptions`` wins when both are set), and the
-    config file's folder, against which ``node-module`` resolves (and confines) its module."""
-    options = dict(config.adapter_options)
-    if config.adapter == "angular-schematics":
-        if config.averos_version is not None:
-            options.setdefault("averosVersion", config.averos_version)
-        if config.local_tgz is not None:
-            options.setdefault("localTgz", str(config.local_tgz))
-    elif config.adapter == "node-module":
-        options["configDir"] = str(config.base_dir)
-    return options
+    """``config.adapter_options`` completed from the rest of the config by the adapter
+    (its ``config_options``): what builds it and what the plan's identity starts from."""
+    hook = class_hook(config.adapter, "config_options")
+    return dict(hook(dict(config.adapter_options), config))
 
 
 def identity_options(name: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """The part of ``options`` that changes what adapter ``name`` produces: what a plan's
-    identity (and so an approval) covers. All of them, unless the adapter's class narrows it
-    with a static ``identity_options(options)`` hook (the mock's knobs change no result)."""
-    ep = _entry_points().get(name)
-    hook = None
-    if ep is not None:
-        try:
-            hook = getattr(ep.load(), "identity_options", None)
-        except Exception:  # not loadable here: planning covers every option
-            hook = None
-    return dict(hook(dict(options))) if callable(hook) else dict(options)
+    identity (and so an approval) covers (its ``identity_options``; default: all)."""
+    return dict(class_hook(name, "identity_options")(dict(options)))
+
+
+def loaded_files(
+    name: str, options: Mapping[str, Any], *, base_dir: Path, read: Reader
+) -> dict[str, str]:
+    """The repository files adapter ``name`` loads and runs, by content (its
+    ``loaded_files``), read through ``read``."""
+    return dict(class_hook(name, "loaded_files")(options, base_dir=base_dir, read=read))
 
 
 def predict_not_applied(
@@ -122,7 +80,28 @@ def predict_not_applied(
         adapter = get_adapter(name, options)
     except (AverosCIError, ValueError, OSError):
         return []
-    hook = getattr(adapter, "not_applied", None)
-    if not callable(hook):
-        return []
+    hook = instance_hook(adapter, "not_applied")
     return [(node.id, found) for node in nodes for found in hook(node)]
+
+
+def adapter_notice(adapter: object) -> str | None:
+    """What the built ``adapter`` says before a run and atop its summary (its ``notice``)."""
+    notice = instance_hook(adapter, "notice")
+    return notice if isinstance(notice, str) else None
+
+
+def adapter_generates(name: str) -> bool:
+    """Whether runs of adapter ``name`` write an application (its ``generates``)."""
+    return bool(class_fact(name, "generates"))
+
+
+def next_step(name: str, *, workspace_root: Path, config: Path | None) -> str | None:
+    """Adapter ``name``'s last console line after a successful run (its ``next_step``)."""
+    found = class_hook(name, "next_step")(workspace_root=workspace_root, config=config)
+    return found if isinstance(found, str) else None
+
+
+def node_toolchain(name: str, options: Mapping[str, Any]) -> NodeToolchain | None:
+    """The Node.js toolchain adapter ``name`` uses with ``options`` (its ``node_toolchain``)."""
+    found = class_hook(name, "node_toolchain")(dict(options))
+    return found if isinstance(found, NodeToolchain) else None

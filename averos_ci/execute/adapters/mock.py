@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from averos_ci.errors import ConfigError
+from averos_ci.execute.adapters.contract import AdapterBase
 from averos_ci.execute.adapters.mock_files import write_node
 from averos_ci.execute.contracts import (
     ExecutionContext,
@@ -27,10 +28,16 @@ from averos_ci.execute.contracts import (
 )
 from averos_ci.plan.model import PlanNode
 
+NOTICE = (
+    'mock adapter: nothing is generated (adapter "mock" only simulates the nodes; '
+    'set "adapter": "angular-schematics" or remove the key to generate the application)'
+)
 
-class MockAdapter:
+
+class MockAdapter(AdapterBase):
     name: ClassVar[str] = "mock"
     supports_concurrency: ClassVar[bool] = True
+    generates: ClassVar[bool] = False  # summary.json says so, even with writeFiles (a demo)
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         options = dict(options or {})
@@ -57,8 +64,13 @@ class MockAdapter:
         """Whether runs regenerate and merge (averos_ci.execute.regen): only when it writes."""
         return self.write_files
 
-    @staticmethod
-    def identity_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    @property
+    def notice(self) -> str | None:
+        """Unless it writes files, a mock run generates nothing: said before and after."""
+        return None if self.write_files else NOTICE
+
+    @classmethod
+    def identity_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
         """Only ``writeFiles`` changes a result: latency and simulated failures may change
         between a run and its resume (absent when false: those plans keep their hashes)."""
         return {"writeFiles": True} if options.get("writeFiles") is True else {}

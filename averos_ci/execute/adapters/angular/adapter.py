@@ -27,6 +27,7 @@ from .driver import journal as journal_mod
 from .driver.client import Driver
 from .edits import Edited
 from .execute_schematic import run_schematic
+from .facts import AngularFacts
 from .mapping import OPERATIONS, Bootstrap, BuiltinEdit, Schematic
 from .member_types import finish_member
 from .options import AngularOptions, cache_root, parse_options
@@ -50,12 +51,9 @@ from .unapplied import predict
 from .writes import apply_edit
 
 
-class AngularSchematicsAdapter:
+class AngularSchematicsAdapter(AngularFacts):
     name: ClassVar[str] = "angular-schematics"
     supports_concurrency: ClassVar[bool] = False  # schematics edit shared files
-    # Runs regenerate and merge (averos_ci.execute.regen): the nodes run in a scratch workspace
-    # from nothing (a clean generation), merged three-way into the user's workspace.
-    regenerates: ClassVar[bool] = True
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options: AngularOptions = parse_options(options or {})

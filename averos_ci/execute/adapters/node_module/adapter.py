@@ -34,6 +34,7 @@ from averos_ci.execute.contracts import (
 )
 from averos_ci.plan.model import PlanNode
 
+from .facts import NodeModuleFacts
 from .options import HINT, NodeModuleOptions, parse_options, resolve_module
 from .wire import context_to_wire, failure_from_wire, node_to_wire
 
@@ -46,7 +47,7 @@ class HostError(JsonLinesError):
     """The Node host could not start, crashed, or did not answer in time."""
 
 
-class NodeModuleAdapter:
+class NodeModuleAdapter(NodeModuleFacts):
     name: ClassVar[str] = "node-module"
     supports_concurrency: ClassVar[bool] = False  # one host, one request at a time
 

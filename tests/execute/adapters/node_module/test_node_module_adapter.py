@@ -14,7 +14,8 @@ import pytest
 
 from averos_ci.config import load_config
 from averos_ci.errors import ConfigError, ToolchainError
-from averos_ci.execute import CheckpointStatus, FileCheckpointStore, apply
+from averos_ci.execute import CheckpointStatus, FileCheckpointStore
+from averos_ci.planning import apply
 from tests.execute.adapters.node_module.conftest import CLI, REPO, require, run_cli
 from tests.processes import gone_within
 

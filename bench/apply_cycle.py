@@ -8,9 +8,10 @@ Each round, in a fresh folder:
 3. incremental apply on a checkout: the same, on a copy of the workspace without
    `node_modules` (what a CI job checks out): the adapter links them from the template.
 
-Prints the median of each over the rounds and the ratio first / incremental.
+Prints the median of each over the rounds and the ratio first / incremental. Target
+(bench/_targets.py; exit 1 when it misses): the incremental apply, in both modes.
 
-    python bench/apply_cycle.py [--runs 3] [--quick]
+    python bench/apply_cycle.py [--runs 3] [--quick] [--targets-scale X]
 
 The template is built on first use (minutes); set AVEROS_CI_CACHE_DIR to choose the cache.
 """
@@ -27,6 +28,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _figures import Figures, add_arguments
 
 from averos_ci.execute.adapters.angular.testing import template_workspace
 
@@ -93,8 +96,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="one round")
+    add_arguments(parser)
     args = parser.parse_args()
     rounds = 1 if args.quick else max(1, args.runs)
+    figures = Figures("apply_cycle", quick=args.quick, scale=args.targets_scale)
+    if shutil.which("npm") is None:
+        return figures.cannot_measure("npm is not on PATH")
     print(f"template: {template_workspace()}")
     results = []
     for i in range(rounds):
@@ -109,7 +116,8 @@ def main() -> int:
     print(f"median of {rounds}: first apply {first:.2f} s; incremental apply {incremental:.2f} s; "
           f"incremental on a checkout (node_modules linked) {checkout:.2f} s")  # fmt: skip
     print(f"first / incremental = {first / incremental:.1f}x")
-    return 0
+    figures.check("apply_cycle.incremental_s", incremental)
+    return figures.exit_code()
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ Full mode (the README's figures):
   second run      command 1 again in the same clone: nothing to do
   warm caches     a fresh clone with this machine's caches (AVEROS_CI_CACHE_DIR, pip's),
                   the median of --runs fresh clones
---quick: one warm-cache fresh clone and its second run (CI runs it so that a broken bench
-fails CI; the clean-machine figure needs the network and minutes).
+--quick (what CI runs): one warm-cache fresh clone and its second run (the clean-machine
+figure needs the network and minutes). Targets (bench/_targets.py; exit 1 when one misses):
+warm <= 60 s in both modes, clean <= 300 s (full mode). --targets-scale X scales them.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _figures import Figures, add_arguments
 from _timing import own_git_identity
 
 REPO = Path(__file__).resolve().parents[1]
@@ -122,7 +124,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="warm fresh clones (median)")
     parser.add_argument("--quick", action="store_true", help="one warm fresh clone")
+    add_arguments(parser)
     args = parser.parse_args()
+    figures = Figures("command_one", quick=args.quick, scale=args.targets_scale)
     own_git_identity()
     command = command_1()
     warm = warm_cache()
@@ -134,15 +138,18 @@ def main() -> int:
                 command, cache=Path(clean) / "cache", pip_cache=Path(clean) / "pip"
             )
         say("clean machine (empty pip, npm and template caches)", cold)
+        figures.check("command_one.clean_s", cold)
         say("second run (nothing to do)", again)
     runs = [
         fresh_clone_runs(command, cache=warm, pip_cache=warm / "pip")
         for _ in range(1 if args.quick else args.runs)
     ]
     label = "one run" if args.quick else f"median of {len(runs)}"
-    say(f"warm caches, fresh clone ({label})", statistics.median(r[0] for r in runs))
+    warm_s = statistics.median(r[0] for r in runs)
+    say(f"warm caches, fresh clone ({label})", warm_s)
     say(f"warm caches, second run ({label})", statistics.median(r[1] for r in runs))
-    return 0
+    figures.check("command_one.warm_s", warm_s)
+    return figures.exit_code()
 
 
 if __name__ == "__main__":

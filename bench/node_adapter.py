@@ -5,7 +5,9 @@ Prints, as medians over several runs, the per-node time of each and their differ
 cost of the bridge per node (target: <= 2 ms/node over the mock). The host's start-up (once
 per run) is measured separately and not spread over the nodes.
 
-    python bench/node_adapter.py [--nodes 2000] [--runs 5] [--quick]
+Target (bench/_targets.py; exit 1 when it misses): the median of the per-run differences.
+
+    python bench/node_adapter.py [--nodes 2000] [--runs 5] [--quick] [--targets-scale X]
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from averos_ci.execute.adapters.node_module import NodeModuleAdapter
 from averos_ci.execute.contracts import ExecutionAdapter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _figures import Figures, add_arguments
 from engine_overhead import make_plan
 
 NOOP_MODULE = """\
@@ -66,16 +69,18 @@ def run_once(adapter: ExecutionAdapter, nodes: int, root: Path) -> tuple[float, 
     return (ended - first.at) / nodes, first.at - started
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="300 nodes, 3 runs")
+    add_arguments(parser)
     args = parser.parse_args()
     if args.quick:
         args.nodes, args.runs = 300, 3
+    figures = Figures("node_adapter", quick=args.quick, scale=args.targets_scale)
     if shutil.which("node") is None:
-        raise SystemExit("node is not on PATH")
+        return figures.cannot_measure("node is not on PATH")
     mock: list[float] = []
     bridge: list[float] = []
     startup: list[float] = []
@@ -96,8 +101,11 @@ def main() -> None:
         f"  node-module bridge:  {b:7.3f} ms/node   runs: " + ", ".join(f"{v:.3f}" for v in bridge)
     )
     print(f"  host start-up:       {statistics.median(startup):7.1f} ms (once per run)")
-    print(f"  bridge - mock:       {b - m:7.3f} ms/node (target <= 2.000, ratio {(b - m) / 2:.2f})")
+    diff = statistics.median(x - y for x, y in zip(bridge, mock, strict=True))
+    print(f"  bridge - mock:       {diff:7.3f} ms/node (median of the per-run differences)")
+    figures.check("node_adapter.bridge_ms", diff)
+    return figures.exit_code()
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

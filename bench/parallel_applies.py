@@ -8,7 +8,9 @@ an empty state branch. Prints per round: landed jobs, rejected pushes re-applied
 tip (retries), re-plans, wall time from start to the last job; then the medians. Checks that
 nothing was lost: every project's state.json on the final tip, serial 1, no claim left.
 
-    python bench/parallel_applies.py [--projects 20] [--runs 3] [--quick]
+Target (bench/_targets.py; exit 1 when it misses): every apply lands (median of rounds).
+
+    python bench/parallel_applies.py [--projects 20] [--runs 3] [--quick] [--targets-scale X]
 
 The settings can be varied: --backoff 0.5 --backoff-max 15 (github.pushBackoffSeconds,
 github.pushBackoffMaxSeconds) and --progress-interval 0 (github.progressIntervalSeconds; 0, the
@@ -31,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pytest_httpserver import HTTPServer
 
+from bench._figures import Figures, add_arguments
 from bench._timing import own_git_identity
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_monorepo import Monorepo, make_monorepo, project_name
@@ -65,10 +68,10 @@ def one_round(mono: Monorepo, merge: str, names: list[str]) -> tuple[int, int, i
     return landed, retries, replans, wall, sum(waits) / len(names)
 
 
-def main() -> None:
+def main() -> int:
     own_git_identity()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--projects", type=int, default=20)
+    parser.add_argument("--projects", type=int, default=None, help="20 (quick: 6)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--backoff", type=float, default=None, help="github.pushBackoffSeconds")
     parser.add_argument("--backoff-max", type=float, default=None)
@@ -80,8 +83,11 @@ def main() -> None:
         "contention)",
     )
     parser.add_argument("--quick", action="store_true", help="6 projects, 1 round")
+    add_arguments(parser)
     args = parser.parse_args()
-    count, runs = (6, 1) if args.quick else (args.projects, args.runs)
+    figures = Figures("parallel_applies", quick=args.quick, scale=args.targets_scale)
+    count = args.projects or (6 if args.quick else 20)
+    runs = 1 if args.quick else args.runs
     github: dict[str, float] = {"progressIntervalSeconds": args.progress_interval}
     if args.backoff is not None:
         github["pushBackoffSeconds"] = args.backoff
@@ -120,9 +126,9 @@ def main() -> None:
     print(f"back-off waited per job (median): {slept_m:.2f} s")
     wall_m = statistics.median(r[3] for r in rounds)
     print(f"wall time (median): {wall_m:.2f} s ({wall_m / count:.2f} s per project)")
-    if landed_m < count:
-        raise SystemExit(f"only {landed_m:g} of {count} applies landed")
+    figures.check("parallel_applies.landed_share", landed_m / count)
+    return figures.exit_code()
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -4,15 +4,16 @@ Sizes: 10, 100, 1,000 and 5,000 entities x 20 members (plus a use case, a servic
 configuration and a translation entry per entity). Prints the median wall time, the median CPU
 time (user + system: what a shared, loaded machine changes least) and the peak RSS of a fresh
 process per size (the largest of the runs), and the 1,000 -> 5,000 time ratio.
-Targets (issue 25): 5,000 entities <= 7 s wall (the median) and a peak <= 500 MB; 1,000 ->
-5,000 <= 6x (near-linear). On an idle machine wall time is about CPU time; on a loaded one
-(the load average is printed) the wall median can miss while CPU time meets it: the verdict
-says which.
+Targets (bench/_targets.py; exit 1 when one misses): 5,000 entities <= 7 s wall (the median)
+and in CPU, a peak <= 500 MB; growth 1,000 -> 5,000 <= 6x (near-linear). On an idle machine
+wall time is about CPU time; on a loaded one (the load average is printed) the wall median can
+miss while CPU time meets it.
 
-    python bench/plan_scale.py [--runs 5] [--sizes 10,100,1000,5000] [--quick]
+    python bench/plan_scale.py [--runs 5] [--sizes 1000,5000] [--quick] [--targets-scale X]
 
---quick: sizes 10,100 and one run (CI runs it so that a broken bench fails CI).
-`--sizes 1000,5000 --runs 5` prints the issue-25 figures (~1-2 minutes on 2 cores).
+--quick (what CI runs): sizes 100,1000 and 3 runs, checked against the quick tolerances (CPU at
+1,000 <= the linear share of the target, peak, growth 100 -> 1,000). The full mode (the
+default) prints the issue-25 figures (~1-2 minutes on 2 cores).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from _figures import Figures, add_arguments
 
 TYPES = ["string", "number", "boolean", "date", "textarea"]
 
@@ -93,14 +96,16 @@ def run_once(cmd: list[str]) -> tuple[float, int, float]:
     return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime  # KiB on Linux
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--sizes", default="10,100,1000,5000")
-    parser.add_argument("--quick", action="store_true", help="sizes 10,100, one run")
+    parser.add_argument("--runs", type=int, default=None, help="runs per size (5; quick 3)")
+    parser.add_argument("--sizes", default=None, help="1000,5000 (quick: 100,1000)")
+    parser.add_argument("--quick", action="store_true", help="sizes 100,1000, 3 runs")
+    add_arguments(parser)
     args = parser.parse_args()
-    if args.quick:
-        args.sizes, args.runs = "10,100", 1
+    args.sizes = args.sizes or ("100,1000" if args.quick else "1000,5000")
+    args.runs = args.runs or (3 if args.quick else 5)
+    figures = Figures("plan_scale", quick=args.quick, scale=args.targets_scale)
     exe = shutil.which("averos-ci")
     base = [exe] if exe else [sys.executable, "-m", "averos_ci"]
     results: dict[int, float] = {}
@@ -141,23 +146,19 @@ def main() -> None:
                 f"{size:>9} {nodes:>8} {path.stat().st_size / 1e6:>8.1f}MB {med:>9.2f} "
                 f"{cpu:>7.2f} {peak:>9.0f}"
             )
-    if 1000 in results and 5000 in results:
-        ratio = results[5000] / results[1000]
-        print(
-            f"ratio 5,000 / 1,000 entities = {ratio:.2f}x "
-            f"(target <= 6x: {'met' if ratio <= 6 else 'NOT met'})"
-        )
-
-    if 5000 in results:
-        t, cpu, mem = results[5000], cpus[5000], peaks[5000] * 1.048576  # MiB -> MB
-        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-        print(
-            f"5,000 entities: wall {t:.2f} s (target <= 7 s: {'met' if t <= 7 else 'NOT met'}), "
-            f"CPU {cpu:.2f} s ({'within' if cpu <= 7 else 'over'} 7 s), "
-            f"peak {mem:.0f} MB (target <= 500 MB: {'met' if mem <= 500 else 'NOT met'}); "
-            f"load average {load} on {os.cpu_count()} CPUs"
-        )
+    small, large = min(results), max(results)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average {load} on {os.cpu_count()} CPUs")
+    if (small, large) != ((100, 1000) if args.quick else (1000, 5000)):
+        print("(other sizes than the mode's: no verdict)")
+        return 0
+    if not args.quick:
+        figures.check("plan_scale.wall_5000", results[large])
+    figures.check("plan_scale.cpu_largest", cpus[large])
+    figures.check("plan_scale.peak_largest", peaks[large] * 1.048576)  # MiB -> MB
+    figures.check("plan_scale.growth", results[large] / results[small])
+    return figures.exit_code()
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

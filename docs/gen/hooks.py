@@ -23,8 +23,18 @@ OPTIONAL_PAGES = (
 )
 
 
+# Generated pages that join a nav section (title, page, section) at build time.
+GENERATED_NAV = (("Benchmarks and their targets", "reference/benchmarks.md", "Reference"),)
+
+
 def on_config(config: Any, **_: Any) -> Any:
     docs_dir = Path(config["docs_dir"])
+    for title, name, section in GENERATED_NAV:
+        for entry in config["nav"] or []:
+            if isinstance(entry, dict) and section in entry:
+                pages = entry[section]
+                if not any(name in (p.values() if isinstance(p, dict) else [p]) for p in pages):
+                    pages.append({title: name})
     for name, title, section in OPTIONAL_PAGES:
         if not (docs_dir / name).is_file():
             continue

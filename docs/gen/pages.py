@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from docs.gen import cli_ref, codes_ref, config_ref, formats_ref, plan_comment
+from docs.gen import bench_ref, cli_ref, codes_ref, config_ref, formats_ref, plan_comment
 
 PAGES: dict[str, Callable[[], str]] = {
     "reference/cli.md": cli_ref.render,
@@ -12,6 +12,7 @@ PAGES: dict[str, Callable[[], str]] = {
     "reference/finding-codes.md": codes_ref.render,
     "reference/formats.md": formats_ref.render,
     "reference/plan-comment.md": plan_comment.render,
+    "reference/benchmarks.md": bench_ref.render,
 }
 
 

@@ -37,7 +37,7 @@ class Options:
     """What a command carries besides the event (the CLI's options, a test's fakes)."""
 
     config_path: str | Path | None = None
-    environ: Mapping[str, str] | None = None
+    environment: Mapping[str, str] | None = None  # the Actions variables (default: os.environ)
     transport: httpx.BaseTransport | None = None
     apply_fn: Any = None
     out: Path | None = None  # ``patch``: the result file
@@ -142,13 +142,13 @@ def _apply_on_approval(ctx: FlowContext, event: IssueCommentEvent, o: Options) -
 def _gate(o: Options) -> Any:
     from averos_ci.github.aggregate_gate_flow import gate_command
 
-    return gate_command(config_path=o.config_path, environ=o.environ, transport=o.transport)
+    return gate_command(config_path=o.config_path, environ=o.environment, transport=o.transport)
 
 
 def _patch(o: Options) -> Any:
     from averos_ci.github.patch_flow import patch_command
 
-    return patch_command(config_path=o.config_path, out=o.out, environ=o.environ)
+    return patch_command(config_path=o.config_path, out=o.out, environ=o.environment)
 
 
 def _complete(o: Options) -> Any:
@@ -157,8 +157,8 @@ def _complete(o: Options) -> Any:
 
     return complete_command(
         config_path=o.config_path,
-        patch_path=o.patch_path or default_result_path(o.environ),
-        environ=o.environ,
+        patch_path=o.patch_path or default_result_path(o.environment),
+        environ=o.environment,
         transport=o.transport,
     )
 

@@ -25,7 +25,6 @@ HOME = PACKAGE / "execute" / "adapters"
 # to still offend, so the set empties as they are fixed — the lead empties it at merge.
 KNOWN: Mapping[str, str] = {
     "averos_ci/config.py": "the default adapter and the field's description",
-    "averos_ci/execute/base.py": "the mock notice (execute.adapters.adapter_notice)",
     "averos_ci/cli/init.py": "the default adapter of `init`",
     "averos_ci/onboard/init.py": "the default adapter of `init`",
     "averos_ci/manifest/rules/references.py": "a hint naming the Angular adapter",

@@ -15,7 +15,8 @@ Class-level hooks (asked while planning, before any adapter is built):
 - :meth:`~AdapterBase.loaded_files` — code the adapter loads from the repository, by content;
 - :meth:`~AdapterBase.next_step` — the console's last line after a successful run;
 - :meth:`~AdapterBase.node_toolchain` — where ``preview`` finds Node.js and its cache;
-- ``generates`` — false: a run writes no application (``summary.json`` says so).
+- ``generates`` — false: a run writes no application (``summary.json`` says so);
+- ``version`` — what the applied state records as the adapter's version.
 
 Instance hooks (the built adapter): ``not_applied(node)``, ``notice``, ``regenerates``,
 ``prepare_scratch(root)``.
@@ -50,6 +51,7 @@ class AdapterBase:
     name: ClassVar[str]
     supports_concurrency: ClassVar[bool] = False
     generates: ClassVar[bool] = True  # False: its runs write no application
+    version: ClassVar[str | None] = None  # recorded in the state (None: averos-ci's version)
 
     # -- class-level facts (asked while planning; no adapter is built) -----------------
     @classmethod

@@ -14,9 +14,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import ValidationError
-
-from averos_ci._validation import first_problem
 from averos_ci.errors import ToolchainError
 from averos_ci.execute.adapters import _children as children
 from averos_ci.execute.adapters._env import scrubbed_env
@@ -30,13 +27,12 @@ from averos_ci.execute.contracts import (
     ExecutionFailure,
     ExecutionResult,
     ExecutionState,
-    RuntimeMutation,
 )
 from averos_ci.plan.model import PlanNode
 
 from .facts import NodeModuleFacts
 from .options import HINT, NodeModuleOptions, parse_options, resolve_module
-from .wire import context_to_wire, failure_from_wire, node_to_wire
+from .wire import context_to_wire, error_of, node_to_wire, result_from_wire
 
 HOST_JS = Path(__file__).with_name("host.js")
 STDERR_LOG = "node-module.stderr.log"
@@ -150,7 +146,7 @@ class NodeModuleAdapter(NodeModuleFacts):
             return ExecutionFailure(code="ADAPTER_ERROR", message=str(exc), retryable=True)
         _write_log(context, reply.get("log"))
         if not reply.get("ok"):
-            error = _error_of(reply)
+            error = error_of(reply)
             message = str(error.get("message") or "the adapter module threw")
             _log(context, f"FAILED: {node.id} threw {error.get('name', 'Error')}: {message}")
             return ExecutionFailure(
@@ -159,7 +155,7 @@ class NodeModuleAdapter(NodeModuleFacts):
                 retryable=True,
                 details=_excerpt(str(error.get("stack") or "")) or None,
             )
-        return _result(node, context, reply.get("value"))
+        return result_from_wire(node, reply.get("value"), log=lambda text: _log(context, text))
 
     # -- helpers ---------------------------------------------------------------------
     def _start(self, context: ExecutionContext, *, track: bool) -> None:
@@ -224,7 +220,7 @@ class NodeModuleAdapter(NodeModuleFacts):
             raise ToolchainError(f"{method}() of {self.module.name}: {exc}", hint=HINT) from None
         _write_log(context, reply.get("log"))
         if not reply.get("ok"):
-            error = _error_of(reply)
+            error = error_of(reply)
             raise ToolchainError(
                 f"{method}() of the adapter module {self.module.name} failed: "
                 f"{error.get('message') or 'it threw'}",
@@ -271,45 +267,6 @@ class NodeModuleAdapter(NodeModuleFacts):
         except OSError:
             return ""
         return _excerpt(data.decode("utf-8", errors="replace"))
-
-
-def _result(node: PlanNode, context: ExecutionContext, value: object) -> ExecutionResult:
-    if not isinstance(value, dict) or not isinstance(value.get("success"), bool):
-        return ExecutionResult(
-            success=False,
-            duration_ms=0,
-            failure=ExecutionFailure(
-                code="ADAPTER_ERROR",
-                message=f"execute() for {node.id} returned {type(value).__name__}, not "
-                "{success: boolean, durationMs: number, ...}",
-            ),
-        )
-    duration = value.get("durationMs")
-    duration_ms = int(duration) if isinstance(duration, int | float) and duration >= 0 else 0
-    mutation = None
-    if value.get("runtimeMutation") is not None:
-        try:
-            mutation = RuntimeMutation.model_validate(value["runtimeMutation"])
-        except ValidationError as exc:
-            return ExecutionResult(
-                success=False,
-                duration_ms=duration_ms,
-                failure=ExecutionFailure(
-                    code="ADAPTER_ERROR",
-                    message=f"execute() for {node.id} returned an invalid runtimeMutation: "
-                    f"{first_problem(exc).msg}",
-                ),
-            )
-    if value["success"]:
-        return ExecutionResult(success=True, duration_ms=duration_ms, runtime_mutation=mutation)
-    failure = failure_from_wire(value.get("failure"), node_id=node.id)
-    _log(context, f"FAILED {failure.code}: {failure.message}")
-    return ExecutionResult(success=False, duration_ms=duration_ms, failure=failure)
-
-
-def _error_of(reply: Mapping[str, Any]) -> dict[str, Any]:
-    error = reply.get("error")
-    return error if isinstance(error, dict) else {}
 
 
 def _write_log(context: ExecutionContext, lines: object) -> None:

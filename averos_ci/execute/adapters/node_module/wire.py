@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from pydantic import ValidationError
+
+from averos_ci._validation import first_problem
 from averos_ci.execute.averos_logs import execution_node
-from averos_ci.execute.contracts import ExecutionContext, ExecutionFailure
+from averos_ci.execute.contracts import (
+    ExecutionContext,
+    ExecutionFailure,
+    ExecutionResult,
+    RuntimeMutation,
+)
 from averos_ci.plan.model import PlanNode
 
 
@@ -56,3 +65,46 @@ def failure_from_wire(raw: object, *, node_id: str) -> ExecutionFailure:
         retryable=retryable if isinstance(retryable, bool) else True,
         details="\n".join(details) or None,
     )
+
+
+def result_from_wire(
+    node: PlanNode, value: object, *, log: Callable[[str], None]
+) -> ExecutionResult:
+    """The ``ExecutionResult`` a module returned (``log``: a line for the node's log)."""
+    if not isinstance(value, dict) or not isinstance(value.get("success"), bool):
+        return ExecutionResult(
+            success=False,
+            duration_ms=0,
+            failure=ExecutionFailure(
+                code="ADAPTER_ERROR",
+                message=f"execute() for {node.id} returned {type(value).__name__}, not "
+                "{success: boolean, durationMs: number, ...}",
+            ),
+        )
+    duration = value.get("durationMs")
+    duration_ms = int(duration) if isinstance(duration, int | float) and duration >= 0 else 0
+    mutation = None
+    if value.get("runtimeMutation") is not None:
+        try:
+            mutation = RuntimeMutation.model_validate(value["runtimeMutation"])
+        except ValidationError as exc:
+            return ExecutionResult(
+                success=False,
+                duration_ms=duration_ms,
+                failure=ExecutionFailure(
+                    code="ADAPTER_ERROR",
+                    message=f"execute() for {node.id} returned an invalid runtimeMutation: "
+                    f"{first_problem(exc).msg}",
+                ),
+            )
+    if value["success"]:
+        return ExecutionResult(success=True, duration_ms=duration_ms, runtime_mutation=mutation)
+    failure = failure_from_wire(value.get("failure"), node_id=node.id)
+    log(f"FAILED {failure.code}: {failure.message}")
+    return ExecutionResult(success=False, duration_ms=duration_ms, failure=failure)
+
+
+def error_of(reply: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``error`` of a host's reply (a thrown exception), or an empty one."""
+    error = reply.get("error")
+    return error if isinstance(error, dict) else {}

@@ -173,6 +173,55 @@ def test_modules_planted_in_the_checkout_are_never_imported(
     assert seen["late"] == "not found" and seen["cwdOnPath"] == [], seen
 
 
+def test_control_a_naive_start_in_that_checkout_imports_the_planted_modules(
+    world: World, tmp_path: Path
+) -> None:
+    """Positive control, modelled on test_sec_patch_job_token's: the same planted files in a
+    checkout of the same world, started the naive way (``python -m averos_ci`` in the checkout:
+    the current directory first on ``sys.path``), ARE imported, and the late probe run in such
+    a process finds its planted module. So the empty marker folder and the probe's "not found"
+    above are evidence, not a probe that cannot see."""
+    markers = tmp_path / "imported"
+    markers.mkdir()
+    head = world.commit("planted", hostile_files(markers), "a few Python files")
+    checkout = world.checkout(head)
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    env.pop("PYTHONSAFEPATH", None)
+    naive = subprocess.run(
+        [sys.executable, "-m", "averos_ci", "--version"],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    imported = set(os.listdir(markers))
+    assert "averos_ci" in imported, (sorted(imported), naive.stdout + naive.stderr)
+    probe = tmp_path / "late.json"
+    # the listener, loaded outside the checkout (its own imports would meet the planted
+    # stdlib), then fired in a process that has the checkout as its current directory and
+    # that directory on sys.path ('' first, as a naive `python -c` has it)
+    listener = (
+        "import os, sys\n"
+        f"from {__name__} import LateImport\n"
+        f"os.chdir({str(checkout)!r})\n"
+        "sys.path.insert(0, '')\n"
+        "class Started:\n"
+        "    type = 'NODE_STARTED'\n"
+        "LateImport().on_event(Started())\n"
+    )
+    subprocess.run(
+        [sys.executable, "-P", "-c", listener],
+        cwd=tmp_path,
+        env={**env, PROBE_OUT: str(probe)},
+        check=True,
+        timeout=120,
+    )
+    seen = json.loads(probe.read_text(encoding="utf-8"))
+    assert seen["late"] == "imported" and seen["cwdOnPath"], seen
+    assert LATE in set(os.listdir(markers))
+
+
 def test_the_planted_names_cover_what_averos_ci_imports() -> None:
     """The attack plants a module for every name averos-ci's run imports (no blind spot)."""
     code = (

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ruamel.yaml import YAML
@@ -25,6 +27,21 @@ pytestmark = [
 
 STATE_KEY = "state-key-0123456789abcdef"
 PUSH_TOKEN = "ghs_pushTOKENoftheAPP0123456789"
+
+
+BASIC = base64.b64encode(f"x-access-token:{TOKEN}".encode()).decode()  # git's header form
+SECRETS = {"token": TOKEN, "token (basic auth)": BASIC, "state key": STATE_KEY,
+           "push token": PUSH_TOKEN}  # fmt: skip
+
+
+def holders(seen: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
+    """(pid, command, which secret) for every process whose environ holds a secret."""
+    return [
+        (p["pid"], p["comm"], name)
+        for p in seen
+        for name, secret in SECRETS.items()
+        if p["environ"] and secret in p["environ"]
+    ]
 
 
 def action_run_script() -> str:
@@ -98,12 +115,59 @@ def test_no_ancestor_of_an_adapter_child_holds_the_token(world: World, fake: Fak
     assert len(seen) >= 3, seen  # node, the averos-ci process, and what started it
     parent = seen[1]
     assert parent["environ"] is not None, parent  # readable: same user, as on a runner
-    basic = base64.b64encode(f"x-access-token:{TOKEN}".encode()).decode()
-    holders = [
-        (p["pid"], p["comm"])
-        for p in seen
-        if p["environ"] and any(s in p["environ"] for s in (TOKEN, basic, STATE_KEY, PUSH_TOKEN))
-    ]
-    assert holders == [], f"these processes hold the token in their environment: {holders}"
+    found = holders(seen)
+    assert found == [], f"these processes hold the token in their environment: {found}"
     # the token was used all the same (the API and the state branch push worked)
     assert any(r.path.endswith("/comments") and r.method == "POST" for r in fake.requests)
+
+
+def test_control_the_probe_finds_a_secret_left_in_an_ancestors_environ(tmp_path: Path) -> None:
+    """Positive control, modelled on test_sec_patch_job_token's: the same probe (the listener,
+    its ``node -e`` child reading /proc) under a shell step that holds every secret in its
+    environment, and a naive Python process that only deletes them from ``os.environ`` (not
+    what averos-ci does: ``/proc/<pid>/environ`` keeps the environment a process started with,
+    which is why averos-ci re-executes itself without them). The probe finds each secret in
+    both; so the empty list above means no process held one, not a probe that cannot see."""
+    if shutil.which("node") is None:
+        pytest.fail("node is needed to play the adapter's child process")
+    probe = tmp_path / "probe.json"
+    held_vars = ("GITHUB_TOKEN", "GIT_CONFIG_VALUE_0", "AVEROS_CI_STATE_KEY")
+    held_vars += ("AVEROS_CI_PUSH_TOKEN",)
+    naive = (
+        "import os\n"
+        f"for name in {held_vars!r}:\n"
+        "    del os.environ[name]\n"
+        "from tests.security.proc_probe import Probe\n"
+        "class Started:\n"
+        "    type = 'NODE_STARTED'\n"
+        "Probe().on_event(Started())\n"
+    )
+    step = tmp_path / "step.sh"
+    step.write_text(f'"$PYTHON" {tmp_path / "naive.py"}\n', encoding="utf-8")
+    (tmp_path / "naive.py").write_text(naive, encoding="utf-8")
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": os.environ["HOME"],
+        "PYTHON": sys.executable,
+        "PYTHONPATH": str(REPO_ROOT),
+        "AVEROS_PROBE_OUT": str(probe),
+        "GITHUB_TOKEN": TOKEN,
+        "GIT_CONFIG_VALUE_0": f"AUTHORIZATION: basic {BASIC}",
+        "AVEROS_CI_STATE_KEY": STATE_KEY,
+        "AVEROS_CI_PUSH_TOKEN": PUSH_TOKEN,
+    }
+    subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(step)],
+        env=env,
+        check=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    seen = json.loads(probe.read_text(encoding="utf-8"))
+    node, python, shell = seen[:3]
+    assert node["comm"] == "node" and shell["comm"] == "bash", seen
+    found = holders(seen)
+    for process in (python, shell):
+        held = sorted(name for pid, _, name in found if pid == process["pid"])
+        assert held == sorted(SECRETS), (process["comm"], found)
+    assert not [h for h in found if h[0] == node["pid"]], found  # node's own env: scrubbed

@@ -8,6 +8,10 @@
     generated file is the clean generation plus exactly the user's own lines;
 (iii) every collision is reported as a conflict: a refused apply (exit 5) names the files and
     writes nothing — so no silent mangling ever passes (ii).
+
+Each apply records which branch it took (``hypothesis.event``, shown by
+``--hypothesis-show-statistics``, and a counter): a test fails when a law's branch was never
+reached in its examples, so a law cannot pass by never being exercised.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import copy
 import itertools
 import shutil
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from averos_ci.execute.regen.tree import PristineStore
@@ -122,8 +127,9 @@ def strip_user_lines(data: bytes) -> bytes:
 class World:
     """The project, what the user did to it, and the checks after every step."""
 
-    def __init__(self, root: Path, model: Model) -> None:
+    def __init__(self, root: Path, model: Model, reached: Counter[str]) -> None:
         self.root = root
+        self.reached = reached  # the branches the applies took (see the module docstring)
         self.project = Project(root / "p", raw_of(model, {}, {}))
         assert self.project.cli("run") == 0
         self.user_files: dict[str, bytes] = {}  # new files the user created
@@ -167,6 +173,7 @@ class World:
         if code == 5:  # (iii): a collision is refused, nothing is written
             assert self.project.files() == before_files
             assert self.project.state() == before_state
+            self.took("(iii) collision refused, nothing written")
             self.resolve(raw)
             return
         assert code == 0
@@ -200,9 +207,16 @@ class World:
             assert strip_user_lines(now[rel]) == generated, rel  # (ii): only the user's lines
         for rel in now:
             assert rel in new or rel in self.user_files or USER.encode() in now[rel], rel
+        if any(USER.encode() in now[rel] for rel in new if rel in now):
+            self.took("(ii) user lines kept in generated files")
         if not self.edited:  # (i): byte for byte a clean generation
             fresh = clean_generation(self.root / f"clean{next(self.cleans)}", raw)
             assert now == fresh
+            self.took("(i) compared with a clean generation")
+
+    def took(self, branch: str) -> None:
+        event(branch)
+        self.reached[branch] += 1
 
 
 def _start(data: st.DataObject) -> Model:
@@ -218,10 +232,10 @@ def _start(data: st.DataObject) -> Model:
     }
 
 
-def _run(data: st.DataObject, *, user_edits: bool) -> None:
+def _run(data: st.DataObject, *, user_edits: bool, reached: Counter[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="averos-ci-regen-prop-") as tmp:
         model = _start(data)
-        world = World(Path(tmp), model)
+        world = World(Path(tmp), model, reached)
         for _ in range(data.draw(st.integers(1, 3))):
             if user_edits:
                 for _ in range(data.draw(st.integers(0, 2))):
@@ -231,13 +245,30 @@ def _run(data: st.DataObject, *, user_edits: bool) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-@SETTINGS
-@given(data=st.data())
-def test_without_user_edits_the_workspace_is_a_clean_generation(data: st.DataObject) -> None:
-    _run(data, user_edits=False)
+def test_without_user_edits_the_workspace_is_a_clean_generation() -> None:
+    reached: Counter[str] = Counter()
+
+    @SETTINGS
+    @given(data=st.data())
+    def examples(data: st.DataObject) -> None:
+        _run(data, user_edits=False, reached=reached)
+
+    examples()
+    assert reached["(i) compared with a clean generation"], reached
 
 
-@SETTINGS
-@given(data=st.data())
-def test_user_edits_survive_and_every_collision_is_a_conflict(data: st.DataObject) -> None:
-    _run(data, user_edits=True)
+def test_user_edits_survive_and_every_collision_is_a_conflict() -> None:
+    reached: Counter[str] = Counter()
+
+    # Derandomized: a collision is drawn in about one example in five (5 applies of 25 in a
+    # measured run), so random seeds would miss law (iii) entirely about once in 150 runs and
+    # fail CI by chance; a fixed seed reaches it every time (the check below says so if a
+    # change of the strategies ever stops it).
+    @settings(SETTINGS, derandomize=True)
+    @given(data=st.data())
+    def examples(data: st.DataObject) -> None:
+        _run(data, user_edits=True, reached=reached)
+
+    examples()
+    laws = ("(ii) user lines kept in generated files", "(iii) collision refused, nothing written")
+    assert all(reached[law] for law in laws), f"a law's branch was never reached: {reached}"

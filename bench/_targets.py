@@ -129,7 +129,7 @@ TARGETS: tuple[Target, ...] = (
         2.0,
         "same limit: a ratio of two fresh processes on the same file does not depend on the "
         "number of runs; CPU, not wall: the load of other processes is not in it",
-        "1.1x (7 paired runs, .ci/run of 2026-12-04)",
+        "1.1x (full, 7 paired runs, .ci/run of 2026-12-04); 1.32x (quick, load ~3)",
     ),
     Target(
         "validate.yaml_cpu_ratio",
@@ -143,7 +143,7 @@ TARGETS: tuple[Target, ...] = (
         2.0,
         2.0,
         "as the JSON figure (it had no verdict before issue 39)",
-        "1.0x (7 paired runs, .ci/run of 2026-12-04)",
+        "1.0x (full, 7 paired runs, .ci/run of 2026-12-04); 1.20x (quick, load ~3)",
     ),
     Target(
         "plan_scale.wall_5000",
@@ -170,7 +170,7 @@ TARGETS: tuple[Target, ...] = (
         1.4,
         "quick: the linear share of the target (7 s x 1,000 / 5,000), on CPU time so the load "
         "of the shared machine is not in it",
-        "4.32 s at 5,000 (.ci/run of 2026-12-04); 1.08 s at 1,000",
+        "4.32 s at 5,000 (.ci/run of 2026-12-04); 1.04 s at 1,000 (quick, 3 runs)",
     ),
     Target(
         "plan_scale.peak_largest",
@@ -183,7 +183,7 @@ TARGETS: tuple[Target, ...] = (
         160.0,
         "quick (1,000 entities): memory does not vary with load; 160 MB keeps a third over "
         "the measured 123 MB",
-        "443 MB at 5,000 (.ci/run of 2026-12-04); 123 MB at 1,000",
+        "443 MB at 5,000 (.ci/run of 2026-12-04); 122 MB at 1,000 (quick)",
     ),
     Target(
         "plan_scale.growth",
@@ -197,7 +197,7 @@ TARGETS: tuple[Target, ...] = (
         4.0,
         "quick: 100 -> 1,000 is mostly the fixed start (0.35 s of the 0.42 s at 100 entities), "
         "measured 2.5x; 4x catches a step that grows faster than linear",
-        "4.00x (1,000 -> 5,000, .ci/run of 2026-12-04)",
+        "4.00x (1,000 -> 5,000, .ci/run of 2026-12-04); 2.5x (100 -> 1,000, quick)",
     ),
     Target(
         "engine_overhead.file_us_over_floor",
@@ -214,7 +214,9 @@ TARGETS: tuple[Target, ...] = (
         "every node must pay (one durable record per node is the design), so it measured the "
         "disk: 324 us/node with a 141 us fdatasync floor (quick, .ci/run of 2026-12-04), and "
         "1,027 us/node with the disk shared (10,000 nodes, load 3)",
-        "see the last .ci/run",
+        "quiet (load ~2): 164 us/node (quick, fdatasync floor 97 us); at load 7-10 on 2 cores "
+        "(other jobs): 379-388 us/node, missed: an in-process wall figure, it grows with the "
+        "machine's load (the memory run alone went from 97 to 371 us/node)",
     ),
     Target(
         "engine_overhead.file_memory_ratio",
@@ -230,7 +232,7 @@ TARGETS: tuple[Target, ...] = (
         "this disk against 96 us/node for the whole memory run), so no engine could meet it: "
         "3.37x (quick, .ci/run of 2026-12-04), 3.77x (fresh machine), 3.36x (10,000 nodes); "
         "the engine's own cost of the file is what the target is about",
-        "see the last .ci/run",
+        "1.95x quiet (quick); 1.02x and 2.24x at load 7-10 (quick, 2026-12-04)",
     ),
     Target(
         "engine_overhead.resume_us_per_done",
@@ -243,7 +245,8 @@ TARGETS: tuple[Target, ...] = (
         50.0,
         50.0,
         "the target 0.5 s after 9,999 done nodes, per node, so one limit holds at both sizes",
-        "27.8 us (278 ms after 9,999, 3 runs under load 3); 36 us (18 ms after 499)",
+        "27.8 us (278 ms after 9,999, 3 runs, load 3); 30 us (quick, quiet); 57-92 us at load "
+        "7-10 (quick, missed: an in-process wall figure grows with the load)",
     ),
     Target(
         "node_adapter.bridge_ms",
@@ -323,7 +326,8 @@ TARGETS: tuple[Target, ...] = (
         4.0,
         "quick: the one-entity plan has 3 schematic nodes, so the driver's one-time load "
         "(~0.6 s) is most of the batched time: 7.0x and 5.2x measured",
-        "7.0x (quick, .ci/run of 2026-12-04)",
+        "12.7x (full: 42.1 s against a 3.32 s median of 1.69, 3.32, 3.66 s; load ~9, "
+        "2026-12-04: the target is met); 7.0x (quick, .ci/run of 2026-12-04)",
     ),
     Target(
         "first_generation.cold_s",

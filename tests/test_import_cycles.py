@@ -1,5 +1,6 @@
-"""The package's shape: no import cycle anywhere in ``averos_ci/`` — counting imports inside
-functions and under ``TYPE_CHECKING`` too — and modules and folders of a readable size."""
+"""The package's shape: no import cycle anywhere in ``averos_ci/`` — between modules or between
+folders, counting imports inside functions and under ``TYPE_CHECKING`` too — imports that point
+down the documented floors, and modules and folders of a readable size."""
 
 from __future__ import annotations
 
@@ -26,6 +27,96 @@ LAYERS: Mapping[str, tuple[str, ...]] = {
     "averos_ci.forge": ("averos_ci.review", "averos_ci.github"),
     "averos_ci.review": ("averos_ci.github",),
 }
+
+
+# The floors, top to bottom (ARCHITECTURE.md): a module imports its own floor or one below,
+# never one above. A folder is ``averos_ci.<name>`` (sub-folders belong to it); a module at the
+# package root is a unit of its own. What is not listed is base (the lowest floor).
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("__main__", "cli"),
+    ("github",),
+    ("review", "onboard", "mcp", "preview", "stateops"),
+    ("forge",),
+    ("statebranch",),
+    ("planning",),
+    # a run's reports render execute's RunnerSummary: the apply (planning/) writes them
+    ("config_check", "report"),
+    ("execute",),
+    ("state", "policy", "projects", "schemas"),
+    ("config",),
+    ("plan",),
+    ("manifest",),
+)
+BASE_FLOOR = len(FLOORS)
+
+# Upward imports another change of this round removes, each checked to still be there (so the
+# set empties as they go; the lead empties it at merge). Their folder cycles are not counted.
+KNOWN_UPWARD = frozenset(
+    {
+        # adapters own their facts (helper B): identity options and not-applied predictions
+        "averos_ci.plan.identity -> averos_ci.config",
+        "averos_ci.plan.identity -> averos_ci.execute.adapters.identity",
+        "averos_ci.plan.not_applied -> averos_ci.execute.adapters",
+        # `state adopt` belongs with the operator commands (stateops/), above execute
+        "averos_ci.state.commands -> averos_ci.execute.adapters",
+        # the planner takes an AppliedState: the applied-state model must sit at plan's floor
+        "averos_ci.plan.planner -> averos_ci.state.model",
+        # `validate` with no path reads the config's manifestPath: a front's job (cli/mcp)
+        "averos_ci.manifest.validate -> averos_ci.config",
+    }
+)
+
+
+def folder(module: str) -> str:
+    """The unit of the folder graph: ``averos_ci.plan.model`` -> ``plan``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def floor(unit: str) -> int:
+    return next((i for i, names in enumerate(FLOORS) if unit in names), BASE_FLOOR)
+
+
+def folder_graph(graph: Mapping[str, set[str]]) -> dict[str, dict[str, set[str]]]:
+    """folder -> folder it imports -> the module imports that make the edge (for the message)."""
+    edges: dict[str, dict[str, set[str]]] = {}
+    for name, deps in graph.items():
+        for dep in deps:
+            a, b = folder(name), folder(dep)
+            if a and b and a != b:
+                edges.setdefault(a, {}).setdefault(b, set()).add(f"{name} -> {dep}")
+    return edges
+
+
+def without(graph: Mapping[str, set[str]], known: frozenset[str]) -> dict[str, set[str]]:
+    return {
+        name: {d for d in deps if f"{name} -> {d}" not in known} for name, deps in graph.items()
+    }
+
+
+def folder_cycles(graph: Mapping[str, set[str]]) -> list[str]:
+    """Each pair of folders that import each other, and every longer folder cycle, with the
+    module imports on each side."""
+    edges = folder_graph(graph)
+    found = [
+        f"{a} <-> {b} ({'; '.join(sorted(edges[a][b]))} | {'; '.join(sorted(edges[b][a]))})"
+        for a in sorted(edges)
+        for b in sorted(edges[a])
+        if a < b and a in edges.get(b, {})
+    ]
+    pairs = {(a, b) for a in edges for b in edges[a] if a in edges.get(b, {})}
+    rest = {a: {b for b in edges[a] if (a, b) not in pairs} for a in edges}
+    found += [" -> ".join(c) for c in cycles(rest)]
+    return found
+
+
+def upward_imports(graph: Mapping[str, set[str]]) -> list[str]:
+    return sorted(
+        f"{name} -> {dep}"
+        for name, deps in graph.items()
+        for dep in deps
+        if folder(name) != folder(dep) and floor(folder(dep)) < floor(folder(name))
+    )
 
 
 def module_name(path: Path, root: Path = PACKAGE) -> str:
@@ -101,6 +192,51 @@ def test_a_cycle_fails(tmp_path: Path) -> None:
         [["averos_ci.a.one", "averos_ci.a.two", "averos_ci.a.one"]],
         [["averos_ci.a.two", "averos_ci.a.one", "averos_ci.a.two"]],
     )
+
+
+def test_no_folder_cycle() -> None:
+    found = folder_cycles(without(import_graph(), KNOWN_UPWARD))
+    assert not found, "folder cycle(s):\n" + "\n".join(found)
+
+
+def test_a_folder_cycle_fails(tmp_path: Path) -> None:
+    """Two folders whose modules import each other (no module cycle): a folder cycle."""
+    pkg = tmp_path / "averos_ci"
+    for sub in ("a", "b"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a" / "one.py").write_text("from averos_ci.b import two\n")
+    (pkg / "a" / "three.py").write_text("")
+    (pkg / "b" / "two.py").write_text("def f():\n    from averos_ci.a import three\n")
+    graph = import_graph(pkg)
+    assert cycles(graph) == []
+    assert folder_cycles(graph) == [
+        "a <-> b (averos_ci.a.one -> averos_ci.b.two | averos_ci.b.two -> averos_ci.a.three)"
+    ]
+
+
+def test_imports_point_down_the_floors() -> None:
+    found = upward_imports(import_graph())
+    wrong = [w for w in found if w not in KNOWN_UPWARD]
+    assert not wrong, "upward import(s) across the floors:\n" + "\n".join(wrong)
+    fixed = sorted(KNOWN_UPWARD - set(found))
+    assert not fixed, f"no longer upward, drop from KNOWN_UPWARD: {fixed}"
+
+
+def test_an_upward_import_fails(tmp_path: Path) -> None:
+    pkg = tmp_path / "averos_ci"
+    for sub in ("plan", "execute"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "execute" / "run.py").write_text("")
+    (pkg / "plan" / "model.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from averos_ci.execute import run\n"
+    )
+    assert upward_imports(import_graph(pkg)) == ["averos_ci.plan.model -> averos_ci.execute.run"]
 
 
 @pytest.mark.parametrize("low", sorted(LAYERS))

@@ -79,8 +79,8 @@ def run(
     from averos_ci.config import load_config
     from averos_ci.config_check import check_config
     from averos_ci.errors import Interrupted, RunFailed
-    from averos_ci.execute import apply
     from averos_ci.execute.hints import run_failure_hint
+    from averos_ci.planning import apply
 
     cfg = load_config(config, required=config is not None).with_overrides(
         adapter=adapter, mode=RunMode(mode) if mode else None, timeout_ms=timeout_ms,
@@ -91,7 +91,7 @@ def run(
         print(warning, file=sys.stderr)
     check_config(cfg)  # the check `plan` makes: what fails here failed the plan too
     if plan is not None:
-        from averos_ci.execute.saved_plan import apply_saved_plan
+        from averos_ci.planning.saved_plan import apply_saved_plan
 
         outcome = apply_saved_plan(
             cfg, plan_path=plan, resume=resume, replan=replan, dry_run=dry_run, verbose=verbose,

@@ -1,25 +1,24 @@
-"""``apply``: config -> plan -> run -> reports -> new applied state. The library side of
-``averos-ci run``."""
+"""The execution of a planned plan: run -> reports -> new applied state. The plan comes from
+the planning service (:func:`averos_ci.planning.apply` is the library side of ``averos-ci
+run``); nothing here plans."""
 
 from __future__ import annotations
 
 import contextlib
-import os
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from averos_ci.config import RunConfig
 from averos_ci.errors import InputError, PlanConflicts
-from averos_ci.execute.adapters import adapter_options, get_adapter
+from averos_ci.execute.adapters import adapter_notice, adapter_options, get_adapter
+from averos_ci.execute.adapters.identity import execution_identity
+from averos_ci.execute.applied import announce_base, record_success
 from averos_ci.execute.averos_logs import (
     AverosExecutionLog,
     write_execution_plan,
-    write_summary_text,
 )
-from averos_ci.execute.base import MOCK_ADAPTER, MOCK_NOTICE, announce_base, record_workspace
 from averos_ci.execute.checkpoints import (
     CheckpointStore,
     FileCheckpointStore,
@@ -33,15 +32,9 @@ from averos_ci.execute.regen import regenerates
 from averos_ci.execute.runner import Runner, RunnerOptions, RunResult
 from averos_ci.execute.signals import cancel_on_signals
 from averos_ci.execute.summary import NodeRecord, RunnerSummary
-from averos_ci.plan.identity import execution_identity
-from averos_ci.plan.model import Action, ExecutionPlan
-from averos_ci.plan.planner import PlanResult, args_hash
-from averos_ci.state import AppliedState, FileStateStore, NodeState
-from averos_ci.state.fingerprint import adapter_record
-from averos_ci.state.guard import Base, plan_on_base
-from averos_ci.state.model import now_iso
-
-SUMMARY_FILE_NAME = "summary.json"
+from averos_ci.plan.model import ExecutionPlan
+from averos_ci.state import AppliedState, FileStateStore
+from averos_ci.state.guard import Planned
 
 
 class PlanNotApplicable(PlanConflicts):
@@ -63,16 +56,20 @@ class ApplyOutcome:
     warnings: tuple[str, ...] = ()  # plan/validation warnings
 
 
-def apply(
+# Writes the run's reports (summary, JUnit, markdown) from its result, ``generated`` (the run
+# was a regenerating adapter's) and the adapter that ran. The caller owns the report paths.
+WriteReports = Callable[[RunResult, bool, ExecutionAdapter], None]
+
+
+def execute_planned(
     config: RunConfig,
+    planned: Planned,
     *,
+    write_reports: WriteReports,
     resume: bool = False,
     replan: bool = False,
     dry_run: bool = False,
     verbose: bool = False,
-    junit: Path | None = None,
-    summary_md: Path | None = None,
-    summary_json: Path | None = None,
     listeners: Sequence[RunnerEventListener] = (),
     adapter: ExecutionAdapter | None = None,
     cancel: CancelToken | None = None,
@@ -80,41 +77,22 @@ def apply(
     check_plan: Callable[[ExecutionPlan], None] | None = None,
     merge_conflicts: str = "refuse",
 ) -> ApplyOutcome:
-    """Plan ``config``'s manifest against the stored state and execute it.
+    """Execute ``planned`` (its semantic plan: a regenerating adapter completes it with the
+    code patch it generates, checkpointed) — only if it is exactly ``expected_plan_hash``, and
+    ``check_plan`` (called with the plan before anything runs) does not raise.
 
-    ``expected_plan_hash``: execute only that plan (the approved one); any other plan —
-    another manifest, state or execution setting — raises :class:`PlanMismatch` before
-    anything runs. ``check_plan``: called with the plan computed now, before anything runs
-    (a saved plan compares it with the file); it raises to refuse.
-
-    An adapter that regenerates (averos_ci.execute.regen) generates the new manifest in a
-    scratch workspace and merges it three-way into the workspace; the plan carries the code
-    patch. ``merge_conflicts``: ``"refuse"`` (exit 5, nothing written) or ``"markers"`` (git
-    conflict markers written into the conflicting files).
-
-    Interruption (signal, ``timeoutMs``) and node failures are *returned* (see
-    ``outcome.interrupted`` / ``outcome.summary.success``); bad input raises an InputError.
-    """
-    for report in (junit, summary_md, summary_json):
-        if report is not None:
-            _check_writable(report)
+    ``merge_conflicts``: ``"refuse"`` (exit 5, nothing written) or ``"markers"`` (git conflict
+    markers written into the conflicting files). Interruption (signal, ``timeoutMs``) and node
+    failures are *returned*; bad input raises an InputError."""
     state_store = FileStateStore(config.state_path)
-    adapter_name = adapter.name if adapter is not None else config.adapter
-    base = plan_on_base(  # refuses another adapter's state and a workspace lacking the app
-        manifest_path=config.manifest_path,
-        state=state_store.load(),
-        state_path=config.state_path,
-        adapter=adapter_name,
-        workspace_root=config.workspace_root,
-        execution=execution_identity(config),
-    )
-    planned = base.planned
-    plan = planned.plan
+    base = replace(planned, planned=planned.without_patch, semantic=None, patch=None)
+    planned_result = base.planned
+    plan = planned_result.plan
     adapter = adapter or get_adapter(config.adapter, adapter_options(config))
     # Nothing to change, nothing to generate: a regenerating adapter's clean generation of an
     # unchanged manifest is the pristine tree already recorded, so the run is the ordinary
     # zero-node run and the state is left as it is (running a run twice changes nothing).
-    announce_base(base, adapter_name, generates=regenerates(adapter))
+    announce_base(base, notice=adapter_notice(adapter))
     if regenerates(adapter) and plan.has_changes:
         return _apply_regenerated(
             config,
@@ -122,7 +100,7 @@ def apply(
             adapter=adapter,
             dry_run=dry_run,
             verbose=verbose,
-            reports=(junit, summary_md, summary_json),
+            write_reports=write_reports,
             listeners=listeners,
             cancel=cancel or CancelToken(),
             expected_plan_hash=expected_plan_hash,
@@ -155,7 +133,7 @@ def apply(
         if event_log is not None:
             builtin.append(event_log)
             # Averos's own files too, for tooling written against Averos's CLI
-            write_execution_plan(config.logs_dir, plan, warnings=planned.warnings)
+            write_execution_plan(config.logs_dir, plan, warnings=planned_result.warnings)
             builtin.append(AverosExecutionLog(config.logs_dir, plan))
         runner = Runner(
             plan=plan,
@@ -186,15 +164,7 @@ def apply(
             if event_log is not None:
                 event_log.close()
         try:
-            _write_reports(
-                result,
-                adapter=adapter_name,
-                config=config,
-                dry_run=dry_run,
-                junit=junit,
-                summary_md=summary_md,
-                summary_json=summary_json,
-            )
+            write_reports(result, False, adapter)
         except OSError as exc:  # paths were checked up front: a full disk, a vanished folder
             raise InputError(
                 f"a report could not be written: {exc.strerror}",
@@ -202,9 +172,11 @@ def apply(
                 hint="the run's checkpoints are kept: fix the path and run again with --resume "
                 "to record the applied state and write the reports",
             ) from None
-        state = planned.base_state
+        state = planned_result.base_state
         if success:  # after the reports: a crash in between is finished by --resume
-            state = _record_success(planned, store, state_store, config=config, adapter=adapter)
+            state = record_success(
+                planned_result, store, state_store, config=config, adapter=adapter
+            )
     return ApplyOutcome(
         plan=plan,
         summary=result.summary,
@@ -212,7 +184,7 @@ def apply(
         run_id=result.run_id,
         records=result.records,
         interrupted=result.interrupted,
-        warnings=planned.warnings,
+        warnings=planned_result.warnings,
     )
 
 
@@ -227,12 +199,12 @@ def _mismatch(plan: ExecutionPlan, expected: str, config: RunConfig) -> PlanMism
 
 def _apply_regenerated(
     config: RunConfig,
-    base: Base,
+    base: Planned,
     *,
     adapter: ExecutionAdapter,
     dry_run: bool,
     verbose: bool,
-    reports: tuple[Path | None, Path | None, Path | None],
+    write_reports: WriteReports,
     listeners: Sequence[RunnerEventListener],
     cancel: CancelToken,
     expected_plan_hash: str | None,
@@ -258,17 +230,7 @@ def _apply_regenerated(
             merge_conflicts_mode=merge_conflicts,
             replan=replan,
         )
-    junit, summary_md, summary_json = reports
-    _write_reports(
-        done.result,
-        adapter=adapter.name,
-        config=config,
-        dry_run=dry_run,
-        junit=junit,
-        summary_md=summary_md,
-        summary_json=summary_json,
-        generated=True,
-    )
+    write_reports(done.result, True, adapter)
     return ApplyOutcome(
         plan=done.plan,
         summary=done.result.summary,
@@ -293,102 +255,3 @@ def _checkpoint_store(
         log = file_store.read()
         memory.log = log
     return memory
-
-
-def _record_success(
-    planned: PlanResult,
-    store: CheckpointStore,
-    state_store: FileStateStore,
-    *,
-    config: RunConfig,
-    adapter: ExecutionAdapter,
-) -> AppliedState | None:
-    plan, base = planned.plan, planned.base_state
-    record = adapter_record(adapter, config.adapter_options)
-    if not plan.has_changes and base is not None and base.adapter == record:
-        store.clear()
-        return base
-    workspace = record_workspace(planned, store.load(), config.workspace_root)
-    applied_at = now_iso()
-    previous = base.node_states if base is not None else {}
-    node_states = {
-        n.id: (
-            previous[n.id]
-            if n.action is Action.SKIP and n.id in previous
-            else NodeState(args_hash=args_hash(n), applied_at=applied_at)
-        )
-        for n in plan.nodes
-    }
-    if base is not None:
-        state = base.successor(
-            manifest=planned.manifest,
-            manifest_hash=plan.manifest_hash,
-            node_states=node_states,
-            adapter=record,
-            workspace=workspace,
-        )
-    else:
-        state = AppliedState.first(
-            manifest=planned.manifest,
-            manifest_hash=plan.manifest_hash,
-            node_states=node_states,
-            adapter=record,
-            workspace=workspace,
-        )
-    state_store.save(state)
-    store.clear()
-    return state
-
-
-def _check_writable(path: Path) -> None:
-    """Refuse an unusable report path before anything runs, not after the work is done."""
-    parent = path.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"cannot create the report's folder: {exc.strerror}", path=path) from None
-    if path.is_dir() or not os.access(parent, os.W_OK):
-        raise InputError("the report file cannot be written here", path=path)
-
-
-def _write_reports(
-    result: RunResult,
-    *,
-    adapter: str,
-    config: RunConfig,
-    dry_run: bool,
-    junit: Path | None,
-    summary_md: Path | None,
-    summary_json: Path | None,
-    generated: bool = False,
-) -> None:
-    from averos_ci.report import (
-        append_step_summary,
-        summary_markdown,
-        write_junit,
-        write_markdown,
-        write_summary_json,
-    )
-
-    if not dry_run:
-        write_summary_json(config.logs_dir / SUMMARY_FILE_NAME, result.summary, adapter=adapter)
-        write_summary_text(config.logs_dir, result.summary, result.records)
-    if summary_json is not None:
-        write_summary_json(summary_json, result.summary, adapter=adapter)
-    if junit is not None:
-        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
-        write_junit(junit, result.records, timestamp=stamp)
-    text = summary_markdown(
-        result.summary,
-        result.records,
-        plan_hash=result.plan_hash,
-        run_id=result.run_id,
-        interrupted=result.interrupted,
-        title="averos-ci run (dry run)" if dry_run else "averos-ci run",
-    )
-    if adapter == MOCK_ADAPTER and not generated:
-        head, _, rest = text.partition("\n")
-        text = f"{head}\n\n> {MOCK_NOTICE}\n{rest}"
-    if summary_md is not None:
-        write_markdown(summary_md, text)
-    append_step_summary(text)

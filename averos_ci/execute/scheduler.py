@@ -1,13 +1,15 @@
-"""The scheduling loop of one run: workers pick ready nodes themselves (no hand-off through
-the calling thread, which would cost two thread wake-ups per node); the calling thread only
-watches the time limit, stop requests and the grace period."""
+"""The scheduling of one run: the executable part of the plan as a DAG (:class:`NodeGraph`),
+and the loop where workers pick ready nodes themselves (no hand-off through the calling
+thread, which would cost two thread wake-ups per node); the calling thread only watches the
+time limit, stop requests and the grace period."""
 
 from __future__ import annotations
 
 import heapq
 import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 
 from averos_ci._model import RunMode
 from averos_ci.execute.attempts import NodeExecutor
@@ -18,13 +20,48 @@ from averos_ci.execute.contracts import (
     ExecutionCheckpoint,
 )
 from averos_ci.execute.events import EventBus, NodeReady, NodeSkipped, NodeSucceeded
-from averos_ci.execute.graph import NodeGraph
 from averos_ci.execute.summary import NodeOutcome, NodeRecord
-from averos_ci.plan.model import ExecutionPlan
+from averos_ci.plan.model import ExecutionPlan, PlanNode
 from averos_ci.state.model import now_iso
 
 _POLL_S = 0.05
 _ABORT_WAIT_S = 2.0  # after the abort request, how long adapters get to return
+
+
+class NodeGraph:
+    """Executable nodes only; an edge to a ``skip`` node (or a node outside the plan) is
+    already satisfied, since that element is applied."""
+
+    def __init__(self, plan: ExecutionPlan) -> None:
+        self.nodes: list[PlanNode] = plan.executable_nodes()
+        self.order = {n.id: i for i, n in enumerate(self.nodes)}
+        self.by_id = {n.id: n for n in self.nodes}
+        self.deps: dict[str, tuple[str, ...]] = {}
+        self.dependents: dict[str, list[str]] = {n.id: [] for n in self.nodes}
+        for n in self.nodes:
+            deps = tuple(dict.fromkeys(d for d in n.depends_on if d in self.by_id))
+            self.deps[n.id] = deps
+            for d in deps:
+                self.dependents[d].append(n.id)
+
+    def pending_counts(self, done: Iterable[str]) -> dict[str, int]:
+        finished = set(done)
+        return {
+            n.id: sum(1 for d in self.deps[n.id] if d not in finished)
+            for n in self.nodes
+            if n.id not in finished
+        }
+
+    def descendants(self, node_id: str) -> list[str]:
+        """Every node that depends on ``node_id``, directly or not, in plan order."""
+        seen: set[str] = set()
+        queue = deque(self.dependents[node_id])
+        while queue:
+            current = queue.popleft()
+            if current not in seen:
+                seen.add(current)
+                queue.extend(self.dependents[current])
+        return sorted(seen, key=self.order.__getitem__)
 
 
 class Scheduler:

@@ -14,11 +14,10 @@ from averos_ci.config import CONFIG_FILE_NAME, RunConfig, load_config
 from averos_ci.forge.actions_env import ActionsEnv, StepReport, annotate
 from averos_ci.forge.api import GitHubClient
 from averos_ci.forge.settings import GitHubSettings, load_settings
+from averos_ci.planning import LoadedState, Planned, plan_project
 from averos_ci.policy.settings import PolicySettings
 from averos_ci.state import AppliedState
-from averos_ci.state.guard import Base
-from averos_ci.state.store import parse_state
-from averos_ci.statebranch.planning import plan_state
+from averos_ci.statebranch.project_state import BranchState
 from averos_ci.statebranch.state_branch import StateBranch, open_repo
 
 
@@ -61,11 +60,8 @@ class FlowContext:
         )
 
     def load_state(self, sb: StateBranch, tip: str | None) -> AppliedState | None:
-        raw = sb.read(tip, f"{self.project}/state.json")
-        if raw is None:
-            return None
-        where = Path(f"{sb.branch}:{self.project}/state.json")
-        return parse_state(raw, path=where)
+        """Compatibility shim: use :class:`~averos_ci.statebranch.project_state.BranchState`."""
+        return BranchState(sb, tip, self.project).load()
 
     def plan_state(
         self,
@@ -74,12 +70,13 @@ class FlowContext:
         *,
         manifest_path: Path | None = None,
         fatal: bool = True,
-    ) -> Base:
-        """Plan against ``state`` of this project on ``sb``: how every CI flow plans."""
-        return plan_state(
-            config=self.config,
-            state=state,
-            state_path=f"{sb.branch}:{self.project}/state.json",
+    ) -> Planned:
+        """Compatibility shim until the last caller (review.merge_group) plans through
+        :func:`averos_ci.planning.plan_project` with a ``BranchState``."""
+        return plan_project(
+            self.config,
+            LoadedState(state, f"{sb.branch}:{self.project}/state.json"),
+            code_patch="off",
             manifest_path=manifest_path,
             fatal=fatal,
         )

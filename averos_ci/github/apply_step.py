@@ -23,6 +23,7 @@ from averos_ci.execute.hints import apply_failure_hint
 from averos_ci.forge.context import FlowContext
 from averos_ci.github.commit_back import keep_workspace
 from averos_ci.plan import ExecutionPlan
+from averos_ci.planning import Planned, plan_project
 from averos_ci.review.approvals import require_approval
 from averos_ci.review.comment import RESULT_MARKER
 from averos_ci.review.markdown import code, escape
@@ -42,6 +43,7 @@ from averos_ci.statebranch.errors import ApplyConflicts, ApplyRefused
 from averos_ci.statebranch.keep import record_location
 from averos_ci.statebranch.landing import Backoff, land
 from averos_ci.statebranch.progress import ProgressPusher, ProjectWriter
+from averos_ci.statebranch.project_state import BranchState
 from averos_ci.statebranch.restore import restore_generated
 from averos_ci.statebranch.seal import seal_progress, verify_progress
 from averos_ci.statebranch.state_branch import StateBranch
@@ -68,7 +70,7 @@ class PlannedStep:
     applied as is while the branch is still there, re-planned once it moved."""
 
     tip: str | None
-    plan: ExecutionPlan
+    planned: Planned
 
 
 def find_merged_pr(ctx: FlowContext, sha: str) -> dict[str, Any] | None:
@@ -105,10 +107,16 @@ def apply_step(
         tip = sb.fetch()
         sb.export(tip, project, proj)
         if planned is not None and planned.tip == tip:  # the same state: the same plan
-            plan = planned.plan
+            current = planned.planned
         else:  # refuses a checkout that lacks the app the state describes
-            state = ctx.load_state(sb, tip)
-            plan = ctx.plan_state(sb, state, manifest_path=manifest_path).planned.plan
+            current = plan_project(
+                ctx.config,
+                BranchState(sb, tip, project),
+                code_patch="off",
+                manifest_path=manifest_path,
+                fatal=True,
+            )
+        plan = current.plan
         if first_hash is None:
             first_hash = plan.plan_hash
             ctx.report.set(plan_hash=plan.plan_hash, has_changes=plan.has_changes)
@@ -184,7 +192,7 @@ def apply_step(
         work,
         proj,
         tip,
-        plan=plan,
+        planned=current,
         sha=sha,
         number=number,
         resumed=resumed,
@@ -213,7 +221,7 @@ def _execute(
     proj: Path,
     tip: str,
     *,
-    plan: ExecutionPlan,
+    planned: Planned,
     sha: str,
     number: int | None,
     resumed: bool,
@@ -222,9 +230,9 @@ def _execute(
     manifest_path: Path,
     approved_hash: str,
 ) -> ApplyResult:
-    s, project = ctx.settings, ctx.project
+    s, project, plan = ctx.settings, ctx.project, planned.plan
     if apply_fn is None:
-        from averos_ci.execute import apply as engine_apply
+        from averos_ci.planning import apply as engine_apply
 
         apply_fn = engine_apply
     if resumed and (proj / PARTIAL).is_dir():
@@ -259,6 +267,8 @@ def _execute(
             # exactly the approved plan, whatever was restored: for a regenerating adapter
             # the full plan, its code change included (averos_ci.review.approvals)
             expected_plan_hash=approved_hash,
+            # the plan just checked, unless a resumed apply restored files it did not see
+            planned=None if resumed else planned,
         )
     except BaseException:
         if (proj / CHECKPOINTS).exists():

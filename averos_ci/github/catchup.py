@@ -42,7 +42,7 @@ from averos_ci.github.apply_step import (
 )
 from averos_ci.github.recomputed import publish_recomputed, with_code_change
 from averos_ci.plan import ExecutionPlan
-from averos_ci.plan.planner import PlanResult
+from averos_ci.planning import Planned, plan_project
 from averos_ci.review.approvals import require_approval
 from averos_ci.review.markdown import escape
 from averos_ci.review.policy_gate import refuse_violations
@@ -58,6 +58,7 @@ from averos_ci.statebranch.history import (
     last_applied,
     read_at,
 )
+from averos_ci.statebranch.project_state import BranchState
 from averos_ci.statebranch.state_branch import StateBranch
 
 
@@ -65,7 +66,7 @@ from averos_ci.statebranch.state_branch import StateBranch
 class Step:
     sha: str
     manifest: Path  # the manifest at ``sha``, as a file
-    planned: PlanResult  # planned against the current state
+    planned: Planned  # planned against the current state
     tip: str | None  # the state branch commit holding that state
 
     @property
@@ -103,7 +104,7 @@ def catch_up(
                     apply_fn=apply_fn,
                     cancel=cancel,
                     manifest_path=step.manifest,
-                    planned=PlannedStep(step.tip, step.plan),  # re-planned only if the tip moved
+                    planned=PlannedStep(step.tip, step.planned),  # re-planned only if the tip moved
                 )
             except (ApplyRefused, WorkspaceMismatch, AdapterMismatch) as exc:
                 _refused(ctx, number, exc)
@@ -143,14 +144,15 @@ def _next_step(
     tip = sb.fetch()
     peek = work / "peek"
     sb.export(tip, ctx.project, peek)
-    state = ctx.load_state(sb, tip)
+    source = BranchState(sb, tip, ctx.project)
+    state = source.load()
     claim = read_claim(peek)
     repo = sb.repo
     rel = _manifest_rel(ctx)
     manifests = work / "manifests"
 
     def step_at(sha: str) -> Step:
-        return Step(sha, *_plan_at(ctx, repo, sha, rel, manifests, state, sb), tip)
+        return Step(sha, *_plan_at(ctx, repo, sha, rel, manifests, source), tip)
 
     if claim is not None and is_ancestor(repo, str(claim.get("sha")), head):
         # an interrupted apply is resumed first — if its commit is a merged PR's, as every
@@ -317,9 +319,8 @@ def _plan_at(
     sha: str,
     rel: str,
     dest: Path,
-    state: AppliedState | None,
-    sb: StateBranch,
-) -> tuple[Path, PlanResult]:
+    source: BranchState,
+) -> tuple[Path, Planned]:
     folder = dest / sha
     manifest = folder / Path(rel).name  # keep the name: the suffix selects JSON or YAML
     if not manifest.is_file():
@@ -331,7 +332,9 @@ def _plan_at(
             )
         folder.mkdir(parents=True, exist_ok=True)
         manifest.write_bytes(data)
-    return manifest, ctx.plan_state(sb, state, manifest_path=manifest).planned
+    return manifest, plan_project(
+        ctx.config, source, code_patch="off", manifest_path=manifest, fatal=True
+    )
 
 
 def _manifest_rel(ctx: FlowContext) -> str:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from averos_ci.config import RunConfig
-from averos_ci.errors import AverosCIError, InputError
+from averos_ci.errors import InputError
 from averos_ci.forge.actions_env import ActionsEnv
 from averos_ci.forge.context import FlowContext, open_context
 from averos_ci.forge.events import PullRequestEvent, load_event
@@ -35,7 +35,9 @@ from averos_ci.github.patch_result import (
     write_result,
 )
 from averos_ci.plan.planner import PlanResult
+from averos_ci.planning import code_patch_needed, plan_project
 from averos_ci.review.trust import trust_base
+from averos_ci.statebranch.project_state import BranchState
 from averos_ci.statebranch.state_branch import StateBranch
 
 
@@ -44,19 +46,8 @@ class TokenInPatchJob(InputError):
 
 
 def code_change_needed(config: RunConfig, planned: PlanResult) -> bool:
-    """Whether the plan's code change must be computed (the planHash then covers it): the
-    adapter regenerates, the plan changes something and there is a workspace to merge into —
-    exactly when ``run`` computes it (averos_ci.execute.apply)."""
-    from averos_ci.execute.adapters import adapter_options, get_adapter
-    from averos_ci.execute.regen import nothing_to_merge, regenerates
-
-    if not planned.plan.has_changes:
-        return False
-    try:
-        adapter = get_adapter(config.adapter, adapter_options(config))
-    except AverosCIError:  # the apply reports it; the plan is what it is
-        return False
-    return regenerates(adapter) and not nothing_to_merge(planned, config)
+    """Compatibility name of :func:`averos_ci.planning.code_patch_needed` (patch_binding)."""
+    return code_patch_needed(config, planned)
 
 
 def default_result_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -104,10 +95,6 @@ def patch_command(
 
 
 def _compute(ctx: FlowContext) -> PatchResult:
-    from averos_ci.execute.adapters import adapter_options, get_adapter
-    from averos_ci.execute.regen import plan_patch
-    from averos_ci.plan.identity import execution_identity
-
     event = load_event(ctx.env.event_name, ctx.env.event_path)
     if not isinstance(event, PullRequestEvent):
         raise InputError(
@@ -126,9 +113,9 @@ def _compute(ctx: FlowContext) -> PatchResult:
         )
     sb = StateBranch(ctx.repo_root, remote=ctx.settings.remote, branch=ctx.settings.state_branch)
     tip = _state_tip(sb)
-    state = ctx.load_state(sb, tip)
-    planned = ctx.plan_state(sb, state, fatal=False).planned
-    semantic = planned.plan
+    # the code patch is generated from the exported state's pristine store, only read
+    full = plan_project(ctx.config, BranchState(sb, tip, ctx.project))
+    semantic = full.without_patch.plan
     result = {
         "format_version": RESULT_FORMAT_VERSION,
         "project": ctx.project,
@@ -137,21 +124,9 @@ def _compute(ctx: FlowContext) -> PatchResult:
         "base_state_hash": semantic.base_state_hash,
         "state_tip": tip,
     }
-    if not code_change_needed(ctx.config, planned):
+    if full.patch is None:
         return PatchResult(**result)
-    with tempfile.TemporaryDirectory(prefix="averos-ci-patch-") as tmp:
-        proj = Path(tmp) / "state" / ctx.project
-        sb.export(tip, ctx.project, proj)  # the pristine tree lives next to the state
-        config = ctx.config.with_overrides(state_path=proj / "state.json")
-        adapter = get_adapter(config.adapter, adapter_options(config))
-        pp = plan_patch(
-            planned,
-            config=config,
-            adapter=adapter,
-            execution=execution_identity(config),
-            scratch=Path(tmp) / "scratch",  # the exported store is read, never written
-        )
-    wire = WirePatch.model_validate(pp.patch.to_wire())
+    wire = WirePatch.model_validate(full.patch.to_wire())
     return PatchResult(**result, code_patch=wire)
 
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import httpx
 
-from averos_ci.config_check import check_config
 from averos_ci.errors import AverosCIError
 from averos_ci.forge.actions_env import ActionsEnv, annotate
 from averos_ci.forge.api import GitHubAPIError, GitHubClient
@@ -23,6 +22,7 @@ from averos_ci.github.patch_binding import completed_plan
 from averos_ci.github.patch_flow import code_change_needed
 from averos_ci.github.patch_result import LoadedPatch
 from averos_ci.plan import ExecutionPlan
+from averos_ci.planning import plan_project
 from averos_ci.policy import PolicySettings, evaluate_policy, render_policy_markdown
 from averos_ci.review.approvals import ApprovalView, approval_view
 from averos_ci.review.comment import (
@@ -39,6 +39,7 @@ from averos_ci.review.policy_gate import gate_from_meta, policy_meta
 from averos_ci.review.records import record_url
 from averos_ci.review.trust import trust_base
 from averos_ci.state.drift import render_drift
+from averos_ci.statebranch.project_state import BranchState
 
 SUMMARY_MAX_CHARS = 900_000
 PLAN_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
@@ -118,10 +119,12 @@ def _plan_for(
     head = pr.head.sha
     sb = ctx.state_branch()
     tip = sb.fetch()
-    state = ctx.load_state(sb, tip)
-    check_config(ctx.config)  # what the apply's run would refuse fails the plan, the same way
-    # fatal=False: a drifted workspace is reported in the comment; the apply refuses it
-    base = ctx.plan_state(sb, state, manifest_path=manifest_path, fatal=False)
+    # the config checked as the apply's checks it; a drift is reported in the comment (the
+    # apply refuses it); the code change comes from the patch job, which holds no credential
+    source = BranchState(sb, tip, ctx.project)
+    base = plan_project(
+        ctx.config, source, code_patch="off", manifest_path=manifest_path, check=True
+    )
     result = base.planned
     for warning in (*base.warnings, *result.warnings):
         annotate("warning", warning)

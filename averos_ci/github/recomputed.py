@@ -9,14 +9,13 @@ executes exactly that full plan (``expected_plan_hash``) once it is approved.
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from averos_ci.forge.context import FlowContext
 from averos_ci.plan import ExecutionPlan
-from averos_ci.plan.planner import PlanResult
+from averos_ci.planning import FileState, Planned, with_code_patch
 from averos_ci.review.comment import (
     PlanMeta,
     find_sticky,
@@ -30,32 +29,19 @@ from averos_ci.review.records import record_url
 
 
 def with_code_change(
-    ctx: FlowContext, planned: PlanResult, *, state_dir: Path, manifest: Path
+    ctx: FlowContext, planned: Planned, *, state_dir: Path, manifest: Path
 ) -> tuple[ExecutionPlan, str | None]:
     """``planned``'s plan completed with its code change, as the apply computes it (the
     state exported at ``state_dir``, the checkout's workspace, generation in a scratch
     folder, the pristine store only read), and the semantic planHash it completes; the plan
     as it is and ``None`` when it needs no code change
-    (:func:`~averos_ci.github.patch_flow.code_change_needed`)."""
-    from averos_ci.execute.adapters import adapter_options, get_adapter
-    from averos_ci.execute.regen import plan_patch
-    from averos_ci.github.patch_flow import code_change_needed
-    from averos_ci.plan.identity import execution_identity
-
-    if not code_change_needed(ctx.config, planned):
+    (:func:`~averos_ci.planning.code_patch_needed`)."""
+    source = FileState(state_dir / "state.json", read_only=True)
+    full = with_code_patch(planned, ctx.config, source, manifest_path=manifest)
+    if full.patch is None:
         return planned.plan, None
-    config = ctx.config.with_overrides(state_path=state_dir / "state.json", manifest_path=manifest)
-    adapter = get_adapter(config.adapter, adapter_options(config))
-    with tempfile.TemporaryDirectory(prefix="averos-ci-recomputed-") as tmp:
-        pp = plan_patch(
-            planned,
-            config=config,
-            adapter=adapter,
-            execution=execution_identity(config),
-            scratch=Path(tmp),
-        )
-    print(f"the code change of plan {planned.plan.plan_hash[:12]}: patch {pp.patch.hash[:12]}")
-    return pp.planned.plan, planned.plan.plan_hash
+    print(f"the code change of plan {planned.plan.plan_hash[:12]}: patch {full.patch.hash[:12]}")
+    return full.plan, planned.plan.plan_hash
 
 
 def publish_recomputed(

@@ -1,5 +1,6 @@
 """Layer 3: semantic diff and deterministic execution plan."""
 
+from averos_ci.plan.canonical import canonical_json
 from averos_ci.plan.model import (
     PLAN_FORMAT_VERSION,
     Action,
@@ -12,7 +13,6 @@ from averos_ci.plan.model import (
     PlanCounts,
     PlanDiff,
     PlanNode,
-    canonical_json,
 )
 from averos_ci.plan.planner import PlanResult, args_hash, compute_plan, plan_manifest
 

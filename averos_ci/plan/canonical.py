@@ -1,4 +1,5 @@
-"""Canonical JSON (sorted keys, compact) hashed in pieces, and the plan's item encodings.
+"""Canonical JSON (sorted keys, compact): the one encoder of every hashed or persisted document
+(plans, states, pristine trees), hashed in pieces, and the plan's item encodings.
 
 A plan of 5,000 entities has ~240,000 nodes and diff entries, ~70 MB of JSON. The planHash
 hashes their canonical encoding, and the JSON rendering writes the same encoding of each one
@@ -18,6 +19,11 @@ ItemJson = Mapping[int, list[str]]
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 compact = _ENCODER.encode
+
+
+def canonical_json(value: object) -> str:
+    """Canonical JSON: sorted keys, no insignificant white space, trailing newline."""
+    return compact(value) + "\n"
 
 
 def _item_encoder() -> Callable[[Any], str]:
@@ -68,7 +74,7 @@ def carried(items: ItemJson, before: object, after: object) -> dict[int, list[st
 
 
 def sha256_json(value: object, *, items: ItemJson | None = None) -> str:
-    """The sha256 of :func:`~averos_ci.plan.model.canonical_json` (the same bytes), hashed
+    """The sha256 of :func:`canonical_json` (the same bytes), hashed
     piece by piece: a large plan's canonical JSON is tens of MB, and building it whole (text,
     then bytes) doubled the planner's peak memory for a moment. ``items``: encodings already
     made of some list items (used as they are)."""

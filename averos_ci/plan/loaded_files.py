@@ -1,13 +1,9 @@
 """The files an execution loads, by content: the ``loadedFiles`` part of a plan's identity
-(:mod:`averos_ci.plan.identity`), so that a change of the code that runs is a new plan.
-
-- The ``node-module`` adapter: its module, the local modules it imports (relative
-  ``import``/``require``/``export … from`` specifiers, followed statically), and the nearest
-  ``package.json`` (it decides how Node reads the module). A specifier computed at run time
-  and packages under ``node_modules`` are not followed.
-- Listeners (``module:attribute``): the module's file and its packages' ``__init__.py``,
-  found on ``sys.path`` the way an import finds them, but never imported (a plan runs on
-  untrusted heads) -- when they live in the config's folder, the reviewed repository.
+(:mod:`averos_ci.execute.adapters.identity`), so that a change of the code that runs is a new
+plan. An adapter names its own files (its ``loaded_files`` hook); the listeners
+(``module:attribute``) are found here: the module's file and its packages' ``__init__.py``,
+found on ``sys.path`` the way an import finds them, but never imported (a plan runs on
+untrusted heads) -- when they live in the config's folder, the reviewed repository.
 
 Paths are relative to the config's folder; each file is read through a ``Reader``, so the
 base branch's identity hashes the base commit's files (:mod:`averos_ci.github.base_execution`).
@@ -16,8 +12,6 @@ base branch's identity hashes the base commit's files (:mod:`averos_ci.github.ba
 from __future__ import annotations
 
 import hashlib
-import posixpath
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from importlib.machinery import ModuleSpec
@@ -25,10 +19,6 @@ from pathlib import Path
 from typing import Any
 
 Reader = Callable[[str], bytes | None]  # a config-relative posix path -> its bytes, or None
-MAX_FILES = 200  # a bound on the import walk
-_SCRIPTS = (".js", ".mjs", ".cjs")
-_SPECIFIER = re.compile(r"""\b(?:from|import|require)\s*\(?\s*(['"])(\.\.?/[^'"\n]*)\1""")
-_CANDIDATES = ("", ".js", ".mjs", ".cjs", ".json", "/index.js", "/index.mjs", "/index.cjs")
 
 
 def disk_reader(base: Path) -> Reader:
@@ -45,35 +35,6 @@ def disk_reader(base: Path) -> Reader:
             return None
 
     return read
-
-
-def node_module_files(module: str, read: Reader) -> dict[str, str]:
-    """The adapter module at config-relative ``module``, what it imports, its package.json."""
-    out: dict[str, str] = {}
-    todo = [_inside(module)]
-    while todo and len(out) < MAX_FILES:
-        rel = todo.pop()
-        if rel is None or rel in out:
-            continue
-        data = read(rel)
-        if data is None:
-            continue
-        out[rel] = digest(data)
-        if rel.endswith(_SCRIPTS):
-            todo += _imports(rel, data.decode("utf-8", "replace"), read)
-    entry = _inside(module)
-    if entry is not None:
-        folder = posixpath.dirname(entry)
-        while True:  # the nearest package.json, up to the config's folder
-            rel = posixpath.join(folder, "package.json") if folder else "package.json"
-            data = read(rel)
-            if data is not None:
-                out[rel] = digest(data)
-                break
-            if not folder:
-                break
-            folder = posixpath.dirname(folder)
-    return dict(sorted(out.items()))
 
 
 def listener_files(specs: Iterable[str], *, root: Path, read: Reader) -> dict[str, str]:
@@ -93,25 +54,6 @@ def listener_files(specs: Iterable[str], *, root: Path, read: Reader) -> dict[st
 
 def digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
-
-
-def _imports(rel: str, text: str, read: Reader) -> list[str | None]:
-    folder = posixpath.dirname(rel)
-    found: list[str | None] = []
-    for match in _SPECIFIER.finditer(text):
-        target = _inside(posixpath.join(folder, match.group(2)))
-        if target is None:
-            continue
-        found.append(next((target + s for s in _CANDIDATES if read(target + s) is not None), None))
-    return found
-
-
-def _inside(rel: str) -> str | None:
-    """``rel`` normalised, or ``None`` when it leaves the config's folder."""
-    norm = posixpath.normpath(rel.replace("\\", "/"))
-    if norm.startswith(("../", "/")) or norm in ("..", "."):
-        return None
-    return norm
 
 
 def _origins(name: str) -> Iterator[Path]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Literal, Required
@@ -11,6 +10,10 @@ from pydantic import Field, PrivateAttr, SerializerFunctionWrapHandler, model_se
 from typing_extensions import TypedDict
 
 from averos_ci._model import WireModel
+
+# canonical_json's home is plan.canonical; re-exported until statebranch.keep and
+# stateops.rollback import it from there
+from averos_ci.plan.canonical import canonical_json as canonical_json
 
 PLAN_FORMAT_VERSION = 2  # 2: attribute-level changes in every diff entry
 
@@ -198,7 +201,3 @@ class ExecutionPlan(WireModel):
     def to_json(self) -> str:
         """Canonical JSON: sorted keys, no insignificant white space, trailing newline."""
         return canonical_json(self.to_wire())
-
-
-def canonical_json(value: object) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"

@@ -14,7 +14,8 @@ from enum import StrEnum
 from typing import Any
 
 from averos_ci._model import fast_construct
-from averos_ci.plan.model import Bucket, Change, ExecutionPlan, PlanDiff, canonical_json
+from averos_ci.plan.canonical import canonical_json
+from averos_ci.plan.model import Bucket, Change, ExecutionPlan, PlanDiff
 
 PATCH_FORMAT_VERSION = 1
 

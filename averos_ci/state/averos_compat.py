@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from averos_ci.plan.model import canonical_json
+from averos_ci.plan.canonical import canonical_json
 
 AVEROS_NODE_STATES = frozenset({"SUCCESS", "FAILED", "SKIPPED", "CANCELLED", "PENDING", "RUNNING"})
 _EPOCH = "1970-01-01T00:00:00.000Z"

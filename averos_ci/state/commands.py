@@ -13,7 +13,7 @@ from pathlib import Path
 from averos_ci._fs import atomic_write_text
 from averos_ci.config import RunConfig
 from averos_ci.errors import InputError
-from averos_ci.plan.model import canonical_json
+from averos_ci.plan.canonical import canonical_json
 from averos_ci.state.drift import DriftReport, detect_drift
 from averos_ci.state.fingerprint import adapter_record
 from averos_ci.state.model import AppliedState

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from averos_ci.plan.model import canonical_json
+from averos_ci.plan.canonical import canonical_json
 from averos_ci.state.model import AdapterRecord, NodeFiles, WorkspaceRecord
 
 

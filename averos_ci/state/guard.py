@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci.errors import InputError
+from averos_ci.plan.model import ExecutionPlan
+from averos_ci.plan.patch import CodePatch
 from averos_ci.plan.planner import PlanResult, compute_plan
 from averos_ci.state.drift import DriftReport, detect_drift
 from averos_ci.state.model import AppliedState
@@ -48,10 +50,25 @@ def check_adapter(
 
 
 @dataclass(frozen=True)
-class Base:
-    planned: PlanResult
+class Planned:
+    """One project's plan on its base: what the planning service (:mod:`averos_ci.planning`)
+    returns and the apply executes. A value of this floor so that ``execute/`` receives it
+    without importing the service above it."""
+
+    planned: PlanResult  # the plan, its code patch included when one is attached
     drift: DriftReport | None
     warnings: tuple[str, ...] = ()
+    semantic: PlanResult | None = None  # the plan before its code patch (None: none attached)
+    patch: CodePatch | None = None  # the code patch attached (averos_ci.planning)
+
+    @property
+    def plan(self) -> ExecutionPlan:
+        return self.planned.plan
+
+    @property
+    def without_patch(self) -> PlanResult:
+        """The semantic plan: what the apply of a regenerating adapter completes itself."""
+        return self.semantic or self.planned
 
 
 def plan_on_base(
@@ -64,7 +81,7 @@ def plan_on_base(
     fatal: bool = True,
     max_bytes: int | None = None,
     execution: Mapping[str, Any] | None = None,
-) -> Base:
+) -> Planned:
     """Check the adapter and the workspace, then plan (drift repairs included).
 
     ``fatal``: raise :class:`~averos_ci.state.drift.WorkspaceMismatch` when the workspace
@@ -82,4 +99,4 @@ def plan_on_base(
         max_bytes=max_bytes,
         execution=execution,
     )
-    return Base(planned, drift, (warning,) if warning else ())
+    return Planned(planned, drift, (warning,) if warning else ())

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import Field
 
 from averos_ci._model import WireModel
-from averos_ci.plan.model import canonical_json
+from averos_ci.plan.canonical import canonical_json
 
 STATE_FORMAT_VERSION = 4  # 4: the pristine generated tree (regeneration)
 EMPTY_STATE_HASH = hashlib.sha256(b"averos-ci:empty-state").hexdigest()

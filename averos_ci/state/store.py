@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from averos_ci._fs import atomic_write_text
 from averos_ci._validation import first_problem
 from averos_ci.errors import StateError
-from averos_ci.plan.model import canonical_json
+from averos_ci.plan.canonical import canonical_json
 from averos_ci.state.averos_compat import StateShapeError
 from averos_ci.state.model import STATE_FORMAT_VERSION, AppliedState, upgrade
 

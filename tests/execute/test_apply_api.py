@@ -17,9 +17,9 @@ from averos_ci.execute import (
     EventType,
     FileCheckpointStore,
     PlanMismatch,
-    apply,
 )
 from averos_ci.execute.adapters.mock import MockAdapter
+from averos_ci.planning import apply
 from tests.conftest import copy_example
 
 

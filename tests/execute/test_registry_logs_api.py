@@ -23,7 +23,7 @@ PUBLIC = {
     "NodeStarted", "NodeSucceeded", "PlanMismatch", "PlanNotApplicable", "RunMode", "RunResult",
     "Runner",
     "RunnerCompleted", "RunnerEvent", "RunnerEventListener", "RunnerOptions", "RunnerSummary",
-    "RuntimeMutation", "apply", "available_adapters", "get_adapter", "parse_event",
+    "RuntimeMutation", "available_adapters", "execute_planned", "get_adapter", "parse_event",
 }  # fmt: skip
 
 

@@ -12,10 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from averos_ci.execute.saved_plan import load_saved_plan
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.not_applied import not_applied
 from averos_ci.plan.render import render_json, render_markdown, render_text
+from averos_ci.planning.saved_plan import load_saved_plan
 from tests.plan.plan_samples import applied, example_raw, plan_of
 from tests.test_schemas import jsonschema  # a test extra; unavailable() when missing
 

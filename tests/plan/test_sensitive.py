@@ -16,7 +16,6 @@ import pytest
 
 from averos_ci.cli import run_cli
 from averos_ci.config import load_config
-from averos_ci.execute.apply import apply
 from averos_ci.execute.contracts import (
     ExecutionContext,
     ExecutionFailure,
@@ -28,6 +27,7 @@ from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.model import PlanNode
 from averos_ci.plan.planner import compute_plan
 from averos_ci.plan.render import render_json, render_markdown, render_text
+from averos_ci.planning import apply
 from averos_ci.review.comment import PlanMeta, render_plan_comment
 from averos_ci.state import FileStateStore
 from tests.conftest import GOLDEN_MANIFEST

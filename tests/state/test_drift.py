@@ -13,7 +13,6 @@ import pytest
 
 from averos_ci.cli import run_cli
 from averos_ci.config import load_config
-from averos_ci.execute import apply
 from averos_ci.execute.contracts import (
     ExecutionContext,
     ExecutionResult,
@@ -21,6 +20,7 @@ from averos_ci.execute.contracts import (
     RuntimeMutation,
 )
 from averos_ci.plan.model import Action, PlanNode
+from averos_ci.planning import apply
 from averos_ci.state import FileStateStore
 from averos_ci.state.drift import detect_drift
 from tests.conftest import EXAMPLE_DIR

@@ -39,7 +39,7 @@ from averos_ci.plan.patch_render import render_patch_text
 from averos_ci.plan.planner import args_hash
 from averos_ci.state import AppliedState, FileStateStore, NodeState
 from averos_ci.state.fingerprint import adapter_record, file_hash
-from averos_ci.state.guard import Base
+from averos_ci.state.guard import Planned
 from averos_ci.state.model import NodeFiles, PristineRecord, WorkspaceRecord, now_iso
 
 MERGE_CONFLICT_MODES = ("refuse", "markers")
@@ -54,7 +54,7 @@ class Regenerated:
 
 def run_regenerated(
     config: RunConfig,
-    base: Base,
+    base: Planned,
     *,
     adapter: ExecutionAdapter,
     execution: dict[str, object],
@@ -88,7 +88,7 @@ def run_regenerated(
 
 def _run(
     config: RunConfig,
-    base: Base,
+    base: Planned,
     *,
     adapter: ExecutionAdapter,
     execution: dict[str, object],

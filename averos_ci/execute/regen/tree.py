@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci._fs import atomic_write_bytes, atomic_write_text
-from averos_ci.plan.model import canonical_json
+from averos_ci.plan.canonical import canonical_json
 
 TREE_FORMAT_VERSION = 1
 # Installed dependencies, build output, caches and VCS data: never generated source.

@@ -11,13 +11,9 @@ from pathlib import Path
 import pytest
 
 from averos_ci.config import load_config
-from averos_ci.execute import apply
 from averos_ci.execute.adapters import adapter_options
 from averos_ci.execute.adapters.angular.adapter import AngularSchematicsAdapter
-from averos_ci.execute.regen import plan_patch
-from averos_ci.plan.identity import execution_identity
-from averos_ci.state import FileStateStore
-from averos_ci.state.guard import plan_on_base
+from averos_ci.planning import FileState, apply, plan_project
 from tests.scenarios.angular.applied import (
     LIBRARY_WITH_SHELF,
     ApplyProject,
@@ -39,21 +35,14 @@ def test_removing_an_entity_removes_its_code_and_the_app_builds(
     assert (ws / "src/app/model/shelf.ts").is_file()
     manifest = project / "library.manifest.yaml"
     manifest.write_text(without_shelf(manifest.read_text()))
-    base = plan_on_base(
-        manifest_path=cfg.manifest_path,
-        state=FileStateStore(cfg.state_path).load(),
-        state_path=cfg.state_path,
-        adapter=cfg.adapter,
-        workspace_root=ws,
-        execution=execution_identity(cfg),
-    )
-    assert {c.id for c in base.planned.plan.diff.to_remove} >= {"entity:Shelf"}
-    planned = plan_patch(
-        base.planned, config=cfg, adapter=adapter, execution=execution_identity(cfg)
-    )
+    assert cfg.workspace_root == ws
+    # the plan as `averos-ci plan` computes it: through the planning service
+    planned = plan_project(cfg, FileState(cfg.state_path), code_patch="always", check=True)
+    assert {c.id for c in planned.without_patch.plan.diff.to_remove} >= {"entity:Shelf"}
+    assert planned.patch is not None
     deleted = {f.path for f in planned.patch.files if f.status.value == "deleted"}
     assert "src/app/model/shelf.ts" in deleted and not planned.patch.conflicts
-    second = apply(cfg, adapter=adapter, expected_plan_hash=planned.planned.plan.plan_hash)
+    second = apply(cfg, adapter=adapter, expected_plan_hash=planned.plan.plan_hash)
     assert second.summary.success
     mentions = [
         str(p.relative_to(ws))

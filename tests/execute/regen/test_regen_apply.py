@@ -283,7 +283,7 @@ def test_a_failed_generation_is_a_failed_run_that_resumes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from averos_ci.config import load_config
-    from averos_ci.execute import apply
+    from averos_ci.planning import apply
 
     project = Project(tmp_path / "p", library())
     config = json.loads(project.config.read_text())

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from averos_ci.config import load_config
-from averos_ci.plan.command import project_base
+from averos_ci.planning import FileState, plan_project
 from tests.execute.regen.regen_project import Project, library
 
 MODEL = "src/app/model/book.ts"
@@ -30,7 +30,7 @@ def planned(project: Project, tmp_path: Path) -> dict[str, str]:
     saved = tmp_path / "plan.json"
     assert project.cli("plan", "--out", str(saved)) == 0
     cfg = load_config(project.config)
-    base = project_base(cfg)
+    base = plan_project(cfg, FileState(cfg.state_path), code_patch="off")
     return {
         "full": json.loads(saved.read_text())["planHash"],
         "semantic": base.planned.plan.plan_hash,

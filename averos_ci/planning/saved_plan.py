@@ -22,10 +22,12 @@ from pydantic import ValidationError
 
 from averos_ci.config import RunConfig
 from averos_ci.errors import InputError, RunFailed
-from averos_ci.execute.apply import ApplyOutcome, PlanMismatch, apply
-from averos_ci.plan.model import PLAN_FORMAT_VERSION, ExecutionPlan, canonical_json
+from averos_ci.execute.apply import ApplyOutcome, PlanMismatch
+from averos_ci.plan.canonical import canonical_json
+from averos_ci.plan.model import PLAN_FORMAT_VERSION, ExecutionPlan
 from averos_ci.plan.planner import sha256_json
 from averos_ci.plan.sensitive import is_masked, mask_wire
+from averos_ci.planning.run import apply
 from averos_ci.source import SourceError, load_document
 
 _HINT = "write it with: averos-ci plan --out plan.json (or --format json --out FILE)"

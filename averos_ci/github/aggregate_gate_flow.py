@@ -21,7 +21,7 @@ from averos_ci.forge.events import (
 )
 from averos_ci.forge.settings import GitHubSettings
 from averos_ci.review.merge_group import fetch_base
-from averos_ci.review.project_status import Gate, refresh_gate
+from averos_ci.review.project_status import AggregateStatus, refresh_aggregate
 from averos_ci.review.trust import trust_base
 from averos_ci.statebranch.state_branch import open_repo
 
@@ -31,7 +31,7 @@ def gate_command(
     config_path: str | Path | None = None,
     environ: Mapping[str, str] | None = None,
     transport: httpx.BaseTransport | None = None,
-) -> Gate | None:
+) -> AggregateStatus | None:
     """``averos-ci github gate``: recompute the aggregate status for the event's commit (run
     after the plan/approve matrix). Without a config file at the repository root (a monorepo)
     the default settings apply: every project must then use the default ``statusContext``."""
@@ -60,7 +60,7 @@ def gate_command(
         ctx.close()
 
 
-def _gate_for_event(ctx: FlowContext, event: Event, *, trusted: bool) -> Gate | None:
+def _gate_for_event(ctx: FlowContext, event: Event, *, trusted: bool) -> AggregateStatus | None:
     number: int | None = None
     if isinstance(event, PullRequestEvent):
         pr = event.pull_request
@@ -85,6 +85,6 @@ def _gate_for_event(ctx: FlowContext, event: Event, *, trusted: bool) -> Gate | 
         return None
     if trusted:
         trust_base(ctx, base or None)  # the status name is the base branch's
-    gate = refresh_gate(ctx, head, base=base or None, pr_number=number)
+    gate = refresh_aggregate(ctx, head, base=base or None, pr_number=number)
     ctx.report.set(approved=gate.state == "success")
     return gate

@@ -33,7 +33,7 @@ from averos_ci.review.comment import (
 )
 from averos_ci.review.markdown import escape
 from averos_ci.review.outdated import OUTDATED_STATUS, is_outdated
-from averos_ci.review.policy_check import Gate, gate_from_meta, status_for
+from averos_ci.review.policy_check import PolicyVerdict, status_for, verdict_from_meta
 from averos_ci.review.project_status import project_context, set_project_status
 from averos_ci.review.records import HeadFacts, head_facts
 from averos_ci.review.trust import trust_base
@@ -212,7 +212,7 @@ def _restamp(
     author: str,
     head: str,
     facts: HeadFacts,
-) -> tuple[list[str], Gate]:
+) -> tuple[list[str], PolicyVerdict]:
     """Re-derive who approves the plan now and the policy's verdict, and show both in the
     sticky comment."""
     client = ctx.client
@@ -228,7 +228,7 @@ def _restamp(
         facts=facts,
     )
     approvers = list(view.approvers)
-    g = gate_from_meta(client, approvers, meta)
+    g = verdict_from_meta(client, approvers, meta)
     client.update_comment(
         sticky.id,
         restamp(

@@ -14,7 +14,7 @@ from averos_ci._actions import annotate
 from averos_ci.forge.context import FlowContext
 from averos_ci.review.comment import STATUS_CLOSE, find_sticky
 from averos_ci.review.markdown import code
-from averos_ci.review.project_status import project_context, refresh_gate
+from averos_ci.review.project_status import project_context, refresh_aggregate
 
 OUTDATED_MARK = "<!-- averos-ci:outdated -->"
 OUTDATED_STATUS = "state moved; re-plan"
@@ -78,7 +78,7 @@ def _mark(ctx: FlowContext, *, plan_hash: str, merged: int | None) -> list[int]:
             target_url=ctx.env.run_url,
         )
         # One project is pending now: the aggregate follows from the statuses alone.
-        refresh_gate(ctx, head, base=None, statuses_only=True)
+        refresh_aggregate(ctx, head, base=None, statuses_only=True)
         marked.append(number)
         print(f"#{number}: the plan of {ctx.project} is outdated (state moved)")
     return marked

@@ -9,7 +9,7 @@ from averos_ci.errors import AverosCIError
 from averos_ci.forge.context import FlowContext
 from averos_ci.manifest.issues import ManifestInvalid
 from averos_ci.plan import ExecutionPlan
-from averos_ci.review.policy_check import Gate, status_for
+from averos_ci.review.policy_check import PolicyVerdict, status_for
 from averos_ci.review.project_status import set_project_status
 
 
@@ -21,7 +21,7 @@ def set_plan_status(
     approvers: list[str],
     needs: bool | None = None,
     blocked: bool = False,
-    gate: Gate | None = None,
+    gate: PolicyVerdict | None = None,
     base: str | None = None,
     pr_number: int | None = None,
     record: str | None = None,
@@ -30,7 +30,7 @@ def set_plan_status(
     """``pending``: the code change is still being computed (nothing approves the plan yet).
     ``needs``: whether an approval is needed (default: the plan has changes);
     ``blocked``: the checkout lacks the application the state describes (drift). Sets the
-    project's ``<statusContext>/<project>`` status, then the aggregate (:mod:`.gate`);
+    project's ``<statusContext>/<project>`` status, then the aggregate (:mod:`.project_status`);
     ``base``: the pull request's base commit, for the changed projects."""
     short = plan.plan_hash[:12]
     if blocked:

@@ -36,7 +36,7 @@ def policy_meta(result: PolicyResult) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Gate:
+class PolicyVerdict:
     """Approvers who meet the policy's requirements, and why the requirements are unmet."""
 
     qualified: tuple[str, ...]
@@ -48,14 +48,14 @@ class Gate:
         return self.unmet is None and not self.violations
 
 
-def gate(
+def policy_verdict(
     client: Forge,
     approvers: Iterable[str],
     *,
     permission: Permission | None,
     count: int,
     violations: Iterable[str] = (),
-) -> Gate:
+) -> PolicyVerdict:
     """``approvers`` (valid under the approval rules) against the policy's requirements."""
     approvers = list(dict.fromkeys(approvers))
     qualified = tuple(
@@ -65,14 +65,15 @@ def gate(
     if len(qualified) < count:
         who = f" with '{permission.value}' permission or higher" if permission else ""
         unmet = f"the policy needs {count} distinct approver(s){who}; {len(qualified)} so far"
-    return Gate(qualified, unmet, tuple(violations))
+    return PolicyVerdict(qualified, unmet, tuple(violations))
 
 
-def gate_from_meta(client: Forge, approvers: Iterable[str], meta: Any) -> Gate:
-    """:func:`gate` with the requirements the plan comment recorded (status display only)."""
+def verdict_from_meta(client: Forge, approvers: Iterable[str], meta: Any) -> PolicyVerdict:
+    """:func:`policy_verdict` with the requirements the plan comment recorded (status display
+    only)."""
     data = getattr(meta, "policy", None) or {}
     perm = data.get("permission")
-    return gate(
+    return policy_verdict(
         client,
         approvers,
         permission=Permission(perm) if isinstance(perm, str) and perm in set(Permission) else None,
@@ -81,7 +82,7 @@ def gate_from_meta(client: Forge, approvers: Iterable[str], meta: Any) -> Gate:
     )
 
 
-def status_for(plan_hash: str, approvers: Iterable[str], g: Gate) -> tuple[str, str]:
+def status_for(plan_hash: str, approvers: Iterable[str], g: PolicyVerdict) -> tuple[str, str]:
     """The commit status (state, description) of a plan with changes."""
     short = plan_hash[:12]
     approvers = list(approvers)
@@ -116,7 +117,7 @@ def enforce_requirements(
     :class:`ApplyRefused` when they are not met (JUnit failures written)."""
     # An approval counts only from approvers meeting every requirement (the highest
     # permission asked), and the most approvals asked must be reached.
-    g = gate(
+    g = policy_verdict(
         ctx.client,
         approvers,
         permission=result.required_permission,
@@ -125,7 +126,9 @@ def enforce_requirements(
     unmet: dict[str, str] = {}
     if g.unmet:
         for r in result.requirements:
-            own = gate(ctx.client, approvers, permission=r.permission, count=r.approvals or 1)
+            own = policy_verdict(
+                ctx.client, approvers, permission=r.permission, count=r.approvals or 1
+            )
             if own.unmet:
                 unmet[r.rule] = own.unmet
         if not unmet:  # each is met alone, not all together

@@ -26,7 +26,7 @@ _MAX_STATUS_PAGES = 10  # 1,000 contexts: far more than a repository has project
 
 
 @dataclass(frozen=True)
-class Gate:
+class AggregateStatus:
     state: str  # success | pending | failure
     description: str
 
@@ -37,27 +37,27 @@ def project_context(status_context: str, project: str) -> str:
 
 def decide(
     statuses: Mapping[str, tuple[str, str]], expected: Iterable[str], *, error: str | None = None
-) -> Gate:
+) -> AggregateStatus:
     """The aggregate of the per-project ``statuses`` (project -> (state, description)) over
     the ``expected`` (touched) projects; ``error``: the touched set could not be determined,
     which fails closed."""
     if error is not None:
-        return Gate("failure", error)
+        return AggregateStatus("failure", error)
     projects = sorted(set(expected) | set(statuses))
     if not projects:
-        return Gate("success", "no Averos project changed")
+        return AggregateStatus("success", "no Averos project changed")
     if len(projects) == 1:  # a single project: its own words (a single-project repository)
         (name,) = projects
         state, text = statuses.get(name, ("pending", "waiting for the plan"))
         prefix = "" if name == "default" else f"{name}: "
-        return Gate("failure" if state in FAILED else state, prefix + text)
+        return AggregateStatus("failure" if state in FAILED else state, prefix + text)
     failed = [p for p in projects if statuses.get(p, ("pending", ""))[0] in FAILED]
     if failed:
-        return Gate("failure", "plan failed or refused: " + ", ".join(failed))
+        return AggregateStatus("failure", "plan failed or refused: " + ", ".join(failed))
     waiting = [p for p in projects if statuses.get(p, ("pending", ""))[0] != "success"]
     if waiting:
-        return Gate("pending", "waiting for approval or a plan: " + ", ".join(waiting))
-    return Gate("success", f"{len(projects)} projects: every plan approved or unchanged")
+        return AggregateStatus("pending", "waiting for approval or a plan: " + ", ".join(waiting))
+    return AggregateStatus("success", f"{len(projects)} projects: every plan approved or unchanged")
 
 
 def project_statuses(ctx: FlowContext, sha: str) -> dict[str, tuple[str, str]]:
@@ -129,14 +129,14 @@ def _ensure_commits(ctx: FlowContext, shas: Iterable[str], *, pr_number: int | N
             annotate("warning", f"cannot fetch {', '.join(s[:12] for s in missing)}")
 
 
-def refresh_gate(
+def refresh_aggregate(
     ctx: FlowContext,
     sha: str,
     *,
     base: str | None,
     pr_number: int | None = None,
     statuses_only: bool = False,
-) -> Gate:
+) -> AggregateStatus:
     """Recompute and set the aggregate status of ``sha``. ``statuses_only``: from the statuses
     alone (enough when one project was just set to pending or failure: the aggregate cannot be
     success whatever else changed)."""
@@ -169,7 +169,7 @@ def set_project_status(
     base: str | None,
     pr_number: int | None = None,
     record: str | None = None,
-) -> Gate:
+) -> AggregateStatus:
     """The project's own status, then the aggregate it contributes to. ``record``: the
     ``target_url`` carrying the plan's record (:mod:`averos_ci.review.records`)."""
     ctx.client.set_status(
@@ -179,4 +179,4 @@ def set_project_status(
         context=project_context(ctx.settings.status_context, ctx.project),
         target_url=record or ctx.env.run_url,
     )
-    return refresh_gate(ctx, sha, base=base, pr_number=pr_number)
+    return refresh_aggregate(ctx, sha, base=base, pr_number=pr_number)

@@ -17,9 +17,9 @@ from averos_ci.forge.events import IssueCommentEvent, PullRequest
 from averos_ci.github.fork_flow import NOTHING, plan_pull_head
 from averos_ci.github.plan_flow import PlanOutcome
 from averos_ci.review.comment import find_sticky
-from averos_ci.review.project_status import touched_projects
 from averos_ci.review.markdown import escape
 from averos_ci.review.outdated import PLAN_COMMAND
+from averos_ci.review.project_status import touched_projects
 from averos_ci.review.trust import trust_base
 
 

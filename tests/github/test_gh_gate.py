@@ -7,8 +7,8 @@ import pytest
 
 from averos_ci.forge.api import GitHubAPIError, GitHubClient
 from averos_ci.forge.events import MergeGroupEvent, load_event
-from averos_ci.review.project_status import decide, project_context
 from averos_ci.review.outdated import is_outdated, is_plan_command, outdated_note
+from averos_ci.review.project_status import decide, project_context
 from tests.github.gh_fake import TOKEN, FakeGitHub
 from tests.github.gh_world import EVENTS
 

@@ -3,7 +3,8 @@ registered only by ``third_party/third_adapter-0.1.dist-info/entry_points.txt``,
 ``importlib.metadata`` when that folder is on the path of a fresh process. averos-ci, which
 spells no adapter name outside ``execute/adapters/`` (``tests/test_adapter_names.py``), plans
 with it, runs it through the ``averos`` script, and says what its hooks say: the options an
-approval covers, the settings it will not apply, its console line and its summary."""
+approval covers, the settings it will not apply, its notice, its console line and its
+summary."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ CONFIG = {
     "adapterOptions": {"pace": 1, "tone": "plain"},
 }
 UNAPPLIED = "memberTag: the third adapter keeps no tags"
+NOTICE = "third adapter: notes only, no application"
 
 
 @pytest.fixture
@@ -72,15 +74,18 @@ def test_it_plans_through_its_hooks(project: Path) -> None:
 
 
 def test_averos_run_shows_its_labels_in_the_console_and_the_summary(project: Path) -> None:
-    r = averos(project, "run", "--summary-json", "summary.json")
+    r = averos(project, "run", "--summary-json", "summary.json", "--summary-md", "summary.md")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
+    assert NOTICE in lines  # its notice, before the run
     assert lines[-1] == "third: notes written under workspace/third/"  # its next_step
     assert f"NOT APPLIED simple-field:ToDoTask:taskId: {UNAPPLIED}" in lines
     summary = json.loads((project / "summary.json").read_text(encoding="utf-8"))
     assert summary["success"] and summary["total"] == summary["succeeded"] > 0
     assert summary["adapter"] == "third"
     assert summary["generated"] is False  # its generates
+    heading, _, rest = (project / "summary.md").read_text(encoding="utf-8").partition("\n")
+    assert heading.startswith("#") and rest.startswith(f"\n> {NOTICE}\n"), rest  # under it
     notes = sorted(p.name for p in (project / "workspace" / "third").iterdir())
     assert len(notes) == summary["total"] and "entity_ToDoTask.txt" in notes
 

@@ -33,6 +33,10 @@ class ThirdAdapter(AdapterBase):
         """``pace`` changes no result: an approval does not cover it."""
         return {k: v for k, v in options.items() if k != "pace"}
 
+    @property
+    def notice(self) -> str | None:
+        return "third adapter: notes only, no application"
+
     @classmethod
     def next_step(cls, *, workspace_root: Path, config: Path | None) -> str | None:
         return f"third: notes written under {workspace_root.name}/third/"

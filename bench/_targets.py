@@ -41,384 +41,457 @@ PAIRED = (
 )
 
 BENCHES: tuple[Bench, ...] = (
-    Bench("validate", PAIRED, "7 paired runs per file", "5 paired runs per file"),
     Bench(
-        "plan_scale",
-        "fresh processes, median wall and CPU time, largest peak RSS of the runs",
-        "1,000 and 5,000 entities x 20 members, 5 runs each",
-        "100 and 1,000 entities, 3 runs each",
+        name="validate",
+        method=PAIRED,
+        full="7 paired runs per file",
+        quick="5 paired runs per file",
     ),
     Bench(
-        "engine_overhead",
-        "in one process, repeated runs; each run measures the device floor, the memory store "
-        "and the file store one after the other and its ratios are taken within the run; "
-        "median of the runs",
-        "10,000 no-op nodes, 5 runs",
-        "1,000 nodes, 5 runs",
+        name="plan_scale",
+        method="fresh processes, median wall and CPU time, largest peak RSS of the runs",
+        full="1,000 and 5,000 entities x 20 members, 5 runs each",
+        quick="100 and 1,000 entities, 3 runs each",
     ),
     Bench(
-        "node_adapter",
-        "in one process, each run times the mock adapter then the Node bridge; median of the "
-        "per-run differences",
-        "2,000 no-op nodes, 5 runs",
-        "300 nodes, 3 runs",
+        name="engine_overhead",
+        method=(
+            "in one process, repeated runs; each run measures the device floor, the memory store "
+            "and the file store one after the other and its ratios are taken within the run; "
+            "median of the runs"
+        ),
+        full="10,000 no-op nodes, 5 runs",
+        quick="1,000 nodes, 5 runs",
     ),
     Bench(
-        "projects_changed",
-        "fresh processes, median wall time",
-        "100 projects, 5 runs",
-        "100 projects, 3 runs",
+        name="node_adapter",
+        method=(
+            "in one process, each run times the mock adapter then the Node bridge; median of the "
+            "per-run differences"
+        ),
+        full="2,000 no-op nodes, 5 runs",
+        quick="300 nodes, 3 runs",
     ),
     Bench(
-        "action_cold_start",
-        "action.yml's own steps in fresh processes; medians of the totals",
-        "5 cold and 5 warm runs",
-        "1 cold and 1 warm run",
+        name="projects_changed",
+        method="fresh processes, median wall time",
+        full="100 projects, 5 runs",
+        quick="100 projects, 3 runs",
     ),
     Bench(
-        "parallel_applies",
-        "N `github auto` processes started at once against one bare origin; medians of rounds",
-        "20 projects, 3 rounds",
-        "6 projects, 1 round",
+        name="action_cold_start",
+        method="action.yml's own steps in fresh processes; medians of the totals",
+        full="5 cold and 5 warm runs",
+        quick="1 cold and 1 warm run",
     ),
     Bench(
-        "angular_adapter",
-        "per-process baseline once (it takes a minute), the batched driver several times on "
-        "fresh copies of the same template in the same run; ratio of the baseline to the "
-        "batched median",
-        "the ToDo example's plan, 3 batched runs",
-        "a one-entity plan (3 schematic nodes), 3 batched runs",
+        name="parallel_applies",
+        method="N `github auto` processes started at once on one bare origin; medians of rounds",
+        full="20 projects, 3 rounds",
+        quick="6 projects, 1 round",
     ),
     Bench(
-        "first_generation",
-        "fresh processes, median wall time, peak RSS of the process tree",
-        "5 cold, 5 warm, 5 no-template runs",
-        "1 warm run (after one untimed run that builds the template if missing)",
+        name="angular_adapter",
+        method=(
+            "per-process baseline once (it takes a minute), the batched driver several times on "
+            "fresh copies of the same template in the same run; ratio of the baseline to the "
+            "batched median"
+        ),
+        full="the ToDo example's plan, 3 batched runs",
+        quick="a one-entity plan (3 schematic nodes), 3 batched runs",
     ),
     Bench(
-        "regen_cycle",
-        "in one process, rounds on fresh folders; medians",
-        "golden ToDo manifest (283 nodes), 3 rounds",
-        "the same, 1 round",
+        name="first_generation",
+        method="fresh processes, median wall time, peak RSS of the process tree",
+        full="5 cold, 5 warm, 5 no-template runs",
+        quick="1 warm run (after one untimed run that builds the template if missing)",
     ),
     Bench(
-        "apply_cycle",
-        "fresh `averos-ci run` processes, rounds on fresh folders; medians",
-        "the ToDo example (33 nodes), 3 rounds",
-        "the same, 1 round",
+        name="regen_cycle",
+        method="in one process, rounds on fresh folders; medians",
+        full="golden ToDo manifest (283 nodes), 3 rounds",
+        quick="the same, 1 round",
     ),
     Bench(
-        "command_one",
-        "README command 1 with `bash -c` in a fresh clone, empty HOME, no node on PATH",
-        "a clean machine (empty caches) once, then 3 fresh clones with warm caches",
-        "1 fresh clone with warm caches",
+        name="apply_cycle",
+        method="fresh `averos-ci run` processes, rounds on fresh folders; medians",
+        full="the ToDo example (33 nodes), 3 rounds",
+        quick="the same, 1 round",
+    ),
+    Bench(
+        name="command_one",
+        method="README command 1 with `bash -c` in a fresh clone, empty HOME, no node on PATH",
+        full="a clean machine (empty caches) once, then 3 fresh clones with warm caches",
+        quick="1 fresh clone with warm caches",
     ),
 )
 
 TARGETS: tuple[Target, ...] = (
     Target(
-        "validate.json_cpu_ratio",
-        "validate",
-        "validate / bare parse, golden JSON (CPU)",
-        "CPU (user + system) of a fresh `averos-ci validate tests/data/averos/todoapp-manifest"
-        ".json` over the CPU of a fresh `python -c` that reads the file and `json.loads` it; "
-        "the interpreter start is in both",
-        "x",
-        "<=",
-        2.0,
-        2.0,
-        "same limit: a ratio of two fresh processes on the same file does not depend on the "
-        "number of runs; CPU, not wall: the load of other processes is not in it",
-        "1.1x (full, 7 paired runs, .ci/run of 2026-12-04); 1.32x (quick, load ~3)",
+        key="validate.json_cpu_ratio",
+        bench="validate",
+        figure="validate / bare parse, golden JSON (CPU)",
+        measure=(
+            "CPU (user + system) of a fresh `averos-ci validate tests/data/averos/todoapp-manifest"
+            ".json` over the CPU of a fresh `python -c` that reads the file and `json.loads` it; "
+            "the interpreter start is in both"
+        ),
+        unit="x",
+        op="<=",
+        full=2.0,
+        quick=2.0,
+        why=(
+            "same limit: a ratio of two fresh processes on the same file does not depend on the "
+            "number of runs; CPU, not wall: the load of other processes is not in it"
+        ),
+        last="1.1x (full, 7 paired runs, .ci/run of 2026-12-04); 1.32x (quick, load ~3)",
     ),
     Target(
-        "validate.yaml_cpu_ratio",
-        "validate",
-        "validate / bare parse, example YAML (CPU)",
-        "CPU of a fresh `averos-ci validate examples/todoapp/todoapp.manifest.yaml` over the CPU "
-        "of a fresh `python -c` that loads it with ruamel.yaml round-trip (the parser the "
-        "product uses); interpreter start in both",
-        "x",
-        "<=",
-        2.0,
-        2.0,
-        "as the JSON figure (it had no verdict before issue 39)",
-        "1.0x (full, 7 paired runs, .ci/run of 2026-12-04); 1.20x (quick, load ~3)",
+        key="validate.yaml_cpu_ratio",
+        bench="validate",
+        figure="validate / bare parse, example YAML (CPU)",
+        measure=(
+            "CPU of a fresh `averos-ci validate examples/todoapp/todoapp.manifest.yaml` over "
+            "the CPU of a fresh `python -c` that loads it with ruamel.yaml round-trip (the "
+            "parser the product uses); interpreter start in both"
+        ),
+        unit="x",
+        op="<=",
+        full=2.0,
+        quick=2.0,
+        why="as the JSON figure (it had no verdict before issue 39)",
+        last="1.0x (full, 7 paired runs, .ci/run of 2026-12-04); 1.20x (quick, load ~3)",
     ),
     Target(
-        "plan_scale.wall_5000",
-        "plan_scale",
-        "plan of 5,000 entities, wall",
-        "median wall time of a fresh `averos-ci plan --format json --out FILE` of 5,000 "
-        "entities x 20 members, no state",
-        "s",
-        "<=",
-        7.0,
-        None,
-        "quick mode does not plan 5,000 entities: its CPU figure below stands for it",
-        "4.37 s (5 runs, .ci/run of 2026-12-04)",
+        key="plan_scale.wall_5000",
+        bench="plan_scale",
+        figure="plan of 5,000 entities, wall",
+        measure=(
+            "median wall time of a fresh `averos-ci plan --format json --out FILE` of 5,000 "
+            "entities x 20 members, no state"
+        ),
+        unit="s",
+        op="<=",
+        full=7.0,
+        quick=None,
+        why="quick mode does not plan 5,000 entities: its CPU figure below stands for it",
+        last="4.37 s (5 runs, .ci/run of 2026-12-04)",
     ),
     Target(
-        "plan_scale.cpu_largest",
-        "plan_scale",
-        "plan of the largest size, CPU",
-        "median CPU (user + system) of the same fresh process at the largest size: 5,000 "
-        "entities (full), 1,000 (quick)",
-        "s",
-        "<=",
-        7.0,
-        1.4,
-        "quick: the linear share of the target (7 s x 1,000 / 5,000), on CPU time so the load "
-        "of the shared machine is not in it",
-        "4.32 s at 5,000 (.ci/run of 2026-12-04); 1.04 s at 1,000 (quick, 3 runs)",
+        key="plan_scale.cpu_largest",
+        bench="plan_scale",
+        figure="plan of the largest size, CPU",
+        measure=(
+            "median CPU (user + system) of the same fresh process at the largest size: 5,000 "
+            "entities (full), 1,000 (quick)"
+        ),
+        unit="s",
+        op="<=",
+        full=7.0,
+        quick=1.4,
+        why=(
+            "quick: the linear share of the target (7 s x 1,000 / 5,000), on CPU time so the load "
+            "of the shared machine is not in it"
+        ),
+        last="4.32 s at 5,000 (.ci/run of 2026-12-04); 1.04 s at 1,000 (quick, 3 runs)",
     ),
     Target(
-        "plan_scale.peak_largest",
-        "plan_scale",
-        "peak RSS at the largest size",
-        "largest peak RSS (ru_maxrss) of the runs' processes at the largest size",
-        "MB",
-        "<=",
-        500.0,
-        160.0,
-        "quick (1,000 entities): memory does not vary with load; 160 MB keeps a third over "
-        "the measured 123 MB",
-        "443 MB at 5,000 (.ci/run of 2026-12-04); 122 MB at 1,000 (quick)",
+        key="plan_scale.peak_largest",
+        bench="plan_scale",
+        figure="peak RSS at the largest size",
+        measure="largest peak RSS (ru_maxrss) of the runs' processes at the largest size",
+        unit="MB",
+        op="<=",
+        full=500.0,
+        quick=160.0,
+        why=(
+            "quick (1,000 entities): memory does not vary with load; 160 MB keeps a third over "
+            "the measured 123 MB"
+        ),
+        last="443 MB at 5,000 (.ci/run of 2026-12-04); 122 MB at 1,000 (quick)",
     ),
     Target(
-        "plan_scale.growth",
-        "plan_scale",
-        "time growth, small to large size",
-        "median wall at the largest size over median wall at the smallest: 1,000 -> 5,000 "
-        "(full), 100 -> 1,000 (quick)",
-        "x",
-        "<=",
-        6.0,
-        4.0,
-        "quick: 100 -> 1,000 is mostly the fixed start (0.35 s of the 0.42 s at 100 entities), "
-        "measured 2.5x; 4x catches a step that grows faster than linear",
-        "4.00x (1,000 -> 5,000, .ci/run of 2026-12-04); 2.5x (100 -> 1,000, quick)",
+        key="plan_scale.growth",
+        bench="plan_scale",
+        figure="time growth, small to large size",
+        measure=(
+            "median wall at the largest size over median wall at the smallest: 1,000 -> 5,000 "
+            "(full), 100 -> 1,000 (quick)"
+        ),
+        unit="x",
+        op="<=",
+        full=6.0,
+        quick=4.0,
+        why=(
+            "quick: 100 -> 1,000 is mostly the fixed start (0.35 s of the 0.42 s at 100 entities), "
+            "measured 2.5x; 4x catches a step that grows faster than linear"
+        ),
+        last="4.00x (1,000 -> 5,000, .ci/run of 2026-12-04); 2.5x (100 -> 1,000, quick)",
     ),
     Target(
-        "engine_overhead.file_us_over_floor",
-        "engine_overhead",
-        "file-checkpointed run per node, its fdatasync time taken out",
-        "wall time per node of a no-op plan through the mock adapter with the "
-        "FileCheckpointStore, minus the time that run spent in the journal's own fdatasync "
-        "calls (timed around each call, in the same run; in-process, no interpreter start)",
-        "us/node",
-        "<=",
-        300.0,
-        300.0,
-        "same limit. Changed by issue 39: the target was 300 us/node including the fdatasync "
-        "every node must pay (one durable record per node is the design), so it measured the "
-        "disk: 324 us/node with a 141 us fdatasync floor (quick, .ci/run of 2026-12-04), and "
-        "1,027 us/node with the disk shared (10,000 nodes, load 3)",
-        "quiet (load ~2): 164 us/node (quick, fdatasync floor 97 us); at load 7-10 on 2 cores "
-        "(other jobs): 379-388 us/node, missed: an in-process wall figure, it grows with the "
-        "machine's load (the memory run alone went from 97 to 371 us/node)",
+        key="engine_overhead.file_us_over_floor",
+        bench="engine_overhead",
+        figure="file-checkpointed run per node, its fdatasync time taken out",
+        measure=(
+            "wall time per node of a no-op plan through the mock adapter with the "
+            "FileCheckpointStore, minus the time that run spent in the journal's own fdatasync "
+            "calls (timed around each call, in the same run; in-process, no interpreter start)"
+        ),
+        unit="us/node",
+        op="<=",
+        full=300.0,
+        quick=300.0,
+        why=(
+            "same limit. Changed by issue 39: the target was 300 us/node including the fdatasync "
+            "every node must pay (one durable record per node is the design), so it measured the "
+            "disk: 324 us/node with a 141 us fdatasync floor (quick, .ci/run of 2026-12-04), and "
+            "1,027 us/node with the disk shared (10,000 nodes, load 3)"
+        ),
+        last=(
+            "quiet (load ~2): 164 us/node (quick, fdatasync floor 97 us); at load 7-10 on 2 cores "
+            "(other jobs): 379-388 us/node, missed: an in-process wall figure, it grows with the "
+            "machine's load (the memory run alone went from 97 to 371 us/node)"
+        ),
     ),
     Target(
-        "engine_overhead.file_memory_ratio",
-        "engine_overhead",
-        "file / memory checkpoints, fdatasync time taken out",
-        "(per-node time with the FileCheckpointStore - its own fdatasync time per node) / "
-        "per-node time with the MemoryCheckpointStore, within one run; median of the runs",
-        "x",
-        "<=",
-        2.0,
-        2.0,
-        "same limit. Changed by issue 39: the ratio included the device's fdatasync (141 us on "
-        "this disk against 96 us/node for the whole memory run), so no engine could meet it: "
-        "3.37x (quick, .ci/run of 2026-12-04), 3.77x (fresh machine), 3.36x (10,000 nodes); "
-        "the engine's own cost of the file is what the target is about",
-        "1.95x quiet (quick); 1.02x and 2.24x at load 7-10 (quick, 2026-12-04)",
+        key="engine_overhead.file_memory_ratio",
+        bench="engine_overhead",
+        figure="file / memory checkpoints, fdatasync time taken out",
+        measure=(
+            "(per-node time with the FileCheckpointStore - its own fdatasync time per node) / "
+            "per-node time with the MemoryCheckpointStore, within one run; median of the runs"
+        ),
+        unit="x",
+        op="<=",
+        full=2.0,
+        quick=2.0,
+        why=(
+            "same limit. Changed by issue 39: the ratio included the device's fdatasync (141 us on "
+            "this disk against 96 us/node for the whole memory run), so no engine could meet it: "
+            "3.37x (quick, .ci/run of 2026-12-04), 3.77x (fresh machine), 3.36x (10,000 nodes); "
+            "the engine's own cost of the file is what the target is about"
+        ),
+        last="1.95x quiet (quick); 1.02x and 2.24x at load 7-10 (quick, 2026-12-04)",
     ),
     Target(
-        "engine_overhead.resume_us_per_done",
-        "engine_overhead",
-        "resume decision per completed node",
-        "time from Runner.run(resume=True) to the start of the one remaining node, after "
-        "N - 1 SUCCESS checkpoints in the journal, divided by N - 1",
-        "us/node",
-        "<=",
-        50.0,
-        50.0,
-        "the target 0.5 s after 9,999 done nodes, per node, so one limit holds at both sizes",
-        "27.8 us (278 ms after 9,999, 3 runs, load 3); 30 us (quick, quiet); 57-92 us at load "
-        "7-10 (quick, missed: an in-process wall figure grows with the load)",
+        key="engine_overhead.resume_us_per_done",
+        bench="engine_overhead",
+        figure="resume decision per completed node",
+        measure=(
+            "time from Runner.run(resume=True) to the start of the one remaining node, after "
+            "N - 1 SUCCESS checkpoints in the journal, divided by N - 1"
+        ),
+        unit="us/node",
+        op="<=",
+        full=50.0,
+        quick=50.0,
+        why="the target 0.5 s after 9,999 done nodes, per node, so one limit holds at both sizes",
+        last=(
+            "27.8 us (278 ms after 9,999, 3 runs, load 3); 30 us (quick, quiet); 57-92 us at load "
+            "7-10 (quick, missed: an in-process wall figure grows with the load)"
+        ),
     ),
     Target(
-        "node_adapter.bridge_ms",
-        "node_adapter",
-        "node-module bridge cost per node",
-        "per-node wall time of a no-op JavaScript adapter (one Node host, JSON lines over "
-        "stdio) minus that of the mock adapter, host start-up excluded; in-process",
-        "ms/node",
-        "<=",
-        2.0,
-        2.0,
-        "same limit (a per-node figure)",
-        "0.230 ms/node (quick, .ci/run of 2026-12-04)",
+        key="node_adapter.bridge_ms",
+        bench="node_adapter",
+        figure="node-module bridge cost per node",
+        measure=(
+            "per-node wall time of a no-op JavaScript adapter (one Node host, JSON lines over "
+            "stdio) minus that of the mock adapter, host start-up excluded; in-process"
+        ),
+        unit="ms/node",
+        op="<=",
+        full=2.0,
+        quick=2.0,
+        why="same limit (a per-node figure)",
+        last="0.230 ms/node (quick, .ci/run of 2026-12-04)",
     ),
     Target(
-        "projects_changed.changed_s",
-        "projects_changed",
-        "`projects --changed`, 100 projects",
-        "median wall time of a fresh `averos-ci projects --changed --base main --format "
-        "github-matrix` in a repository of 100 projects, 3 changed",
-        "s",
-        "<=",
-        2.0,
-        2.0,
-        "same size, same limit",
-        "0.349 s (3 runs, .ci/run of 2026-12-04)",
+        key="projects_changed.changed_s",
+        bench="projects_changed",
+        figure="`projects --changed`, 100 projects",
+        measure=(
+            "median wall time of a fresh `averos-ci projects --changed --base main --format "
+            "github-matrix` in a repository of 100 projects, 3 changed"
+        ),
+        unit="s",
+        op="<=",
+        full=2.0,
+        quick=2.0,
+        why="same size, same limit",
+        last="0.349 s (3 runs, .ci/run of 2026-12-04)",
     ),
     Target(
-        "action_cold_start.cold_s",
-        "action_cold_start",
-        "action, cold",
-        "wall time of action.yml's steps on a fresh runner (no cached environment, empty uv "
-        "and pip caches, no uv on PATH) + `averos-ci github plan` + saving the environment; "
-        "fresh processes",
-        "s",
-        "<=",
-        20.0,
-        20.0,
-        "same limit: 2.7x above the measured median",
-        "7.41 s (5 runs, .ci/run of 2026-12-04)",
+        key="action_cold_start.cold_s",
+        bench="action_cold_start",
+        figure="action, cold",
+        measure=(
+            "wall time of action.yml's steps on a fresh runner (no cached environment, empty uv "
+            "and pip caches, no uv on PATH) + `averos-ci github plan` + saving the environment; "
+            "fresh processes"
+        ),
+        unit="s",
+        op="<=",
+        full=20.0,
+        quick=20.0,
+        why="same limit: 2.7x above the measured median",
+        last="7.41 s (5 runs, .ci/run of 2026-12-04)",
     ),
     Target(
-        "action_cold_start.warm_s",
-        "action_cold_start",
-        "action, warm",
-        "wall time of the same with the environment restored from the cache archive "
-        "(the transfer from GitHub's cache service is not in it)",
-        "s",
-        "<=",
-        6.0,
-        6.0,
-        "same limit",
-        "2.67 s (5 runs, .ci/run of 2026-12-04)",
+        key="action_cold_start.warm_s",
+        bench="action_cold_start",
+        figure="action, warm",
+        measure=(
+            "wall time of the same with the environment restored from the cache archive "
+            "(the transfer from GitHub's cache service is not in it)"
+        ),
+        unit="s",
+        op="<=",
+        full=6.0,
+        quick=6.0,
+        why="same limit",
+        last="2.67 s (5 runs, .ci/run of 2026-12-04)",
     ),
     Target(
-        "parallel_applies.landed_share",
-        "parallel_applies",
-        "applies that landed",
-        "share of the N concurrent apply jobs whose state landed on the state branch "
-        "(serial 1, no claim left); median of rounds",
-        "share",
-        ">=",
-        1.0,
-        1.0,
-        "every apply must land in both modes",
-        "6/6 (quick, .ci/run of 2026-12-04)",
+        key="parallel_applies.landed_share",
+        bench="parallel_applies",
+        figure="applies that landed",
+        measure=(
+            "share of the N concurrent apply jobs whose state landed on the state branch "
+            "(serial 1, no claim left); median of rounds"
+        ),
+        unit="share",
+        op=">=",
+        full=1.0,
+        quick=1.0,
+        why="every apply must land in both modes",
+        last="6/6 (quick, .ci/run of 2026-12-04)",
     ),
     Target(
-        "angular_adapter.batched_ratio",
-        "angular_adapter",
-        "per-process / batched schematics",
-        "wall time of the plan's nodes after the application node, one `npx ng generate` per "
-        "node over the batched Node driver (median), on fresh copies of one template",
-        "x",
-        ">=",
-        10.0,
-        4.0,
-        "quick: the one-entity plan has 3 schematic nodes, so the driver's one-time load "
-        "(~0.6 s) is most of the batched time: 7.0x and 5.2x measured",
-        "12.7x (full: 42.1 s against a 3.32 s median of 1.69, 3.32, 3.66 s; load ~9, "
-        "2026-12-04: the target is met); 7.0x (quick, .ci/run of 2026-12-04)",
+        key="angular_adapter.batched_ratio",
+        bench="angular_adapter",
+        figure="per-process / batched schematics",
+        measure=(
+            "wall time of the plan's nodes after the application node, one `npx ng generate` per "
+            "node over the batched Node driver (median), on fresh copies of one template"
+        ),
+        unit="x",
+        op=">=",
+        full=10.0,
+        quick=4.0,
+        why=(
+            "quick: the one-entity plan has 3 schematic nodes, so the driver's one-time load "
+            "(~0.6 s) is most of the batched time: 7.0x and 5.2x measured"
+        ),
+        last=(
+            "12.7x (full: 42.1 s against a 3.32 s median of 1.69, 3.32, 3.66 s; load ~9, "
+            "2026-12-04: the target is met); 7.0x (quick, .ci/run of 2026-12-04)"
+        ),
     ),
     Target(
-        "first_generation.cold_s",
-        "first_generation",
-        "first generation, cold",
-        "median wall time of a fresh process running the application node into an empty "
-        "folder with an empty cache dir and npm cache (packages from the npm registry)",
-        "s",
-        "<=",
-        120.0,
-        None,
-        "needs the network and minutes: full mode only",
-        "see CHANGELOG (issue 25)",
+        key="first_generation.cold_s",
+        bench="first_generation",
+        figure="first generation, cold",
+        measure=(
+            "median wall time of a fresh process running the application node into an empty "
+            "folder with an empty cache dir and npm cache (packages from the npm registry)"
+        ),
+        unit="s",
+        op="<=",
+        full=120.0,
+        quick=None,
+        why="needs the network and minutes: full mode only",
+        last="see CHANGELOG (issue 25)",
     ),
     Target(
-        "first_generation.warm_s",
-        "first_generation",
-        "first generation, warm",
-        "median wall time of the same with the warm cache (the cached template copied in)",
-        "s",
-        "<=",
-        10.0,
-        10.0,
-        "same limit",
-        "2.0 s (quick, 1 run, load ~8, 2026-12-04)",
+        key="first_generation.warm_s",
+        bench="first_generation",
+        figure="first generation, warm",
+        measure="median wall time of the same with the warm cache (the cached template copied in)",
+        unit="s",
+        op="<=",
+        full=10.0,
+        quick=10.0,
+        why="same limit",
+        last="2.0 s (quick, 1 run, load ~8, 2026-12-04)",
     ),
     Target(
-        "regen_cycle.plan_s",
-        "regen_cycle",
-        "plan with its code patch",
-        "wall time of planning a one-member change of the golden manifest with its code patch "
-        "(a clean generation in a scratch workspace + the three-way merge), in-process",
-        "s",
-        "<=",
-        15.0,
-        15.0,
-        "same size, same limit",
-        "10.12 s (quick, 1 round, load ~8, 2026-12-04; 8.7 s quoted by issue 39)",
+        key="regen_cycle.plan_s",
+        bench="regen_cycle",
+        figure="plan with its code patch",
+        measure=(
+            "wall time of planning a one-member change of the golden manifest with its code patch "
+            "(a clean generation in a scratch workspace + the three-way merge), in-process"
+        ),
+        unit="s",
+        op="<=",
+        full=15.0,
+        quick=15.0,
+        why="same size, same limit",
+        last="10.12 s (quick, 1 round, load ~8, 2026-12-04; 8.7 s quoted by issue 39)",
     ),
     Target(
-        "regen_cycle.apply_s",
-        "regen_cycle",
-        "apply of that plan",
-        "wall time of `apply(expected_plan_hash=...)` of that plan (the merge written, the "
-        "workspace opened, the state recorded), in-process",
-        "s",
-        "<=",
-        10.0,
-        10.0,
-        "same size, same limit",
-        "0.12 s (quick, 1 round, load ~8, 2026-12-04)",
+        key="regen_cycle.apply_s",
+        bench="regen_cycle",
+        figure="apply of that plan",
+        measure=(
+            "wall time of `apply(expected_plan_hash=...)` of that plan (the merge written, the "
+            "workspace opened, the state recorded), in-process"
+        ),
+        unit="s",
+        op="<=",
+        full=10.0,
+        quick=10.0,
+        why="same size, same limit",
+        last="0.12 s (quick, 1 round, load ~8, 2026-12-04)",
     ),
     Target(
-        "apply_cycle.incremental_s",
-        "apply_cycle",
-        "incremental apply (one member)",
-        "wall time of a fresh `averos-ci run` after the manifest gains one member (drift check "
-        "+ the one new node)",
-        "s",
-        "<=",
-        10.0,
-        10.0,
-        "same size, same limit; set by issue 39 (no target before) to the apply target of "
-        "regen_cycle (the same work on the larger golden manifest); 5 s was tried first and "
-        "missed at load ~8 (5.08 s)",
-        "1.82 s (quick, .ci/run of 2026-12-04, first apply 4.28 s); 5.08 s (quick, load ~8, "
-        "first apply 6.80 s)",
+        key="apply_cycle.incremental_s",
+        bench="apply_cycle",
+        figure="incremental apply (one member)",
+        measure=(
+            "wall time of a fresh `averos-ci run` after the manifest gains one member (drift check "
+            "+ the one new node)"
+        ),
+        unit="s",
+        op="<=",
+        full=10.0,
+        quick=10.0,
+        why=(
+            "same size, same limit; set by issue 39 (no target before) to the apply target of "
+            "regen_cycle (the same work on the larger golden manifest); 5 s was tried first and "
+            "missed at load ~8 (5.08 s)"
+        ),
+        last=(
+            "1.82 s (quick, .ci/run of 2026-12-04, first apply 4.28 s); 5.08 s (quick, load ~8, "
+            "first apply 6.80 s)"
+        ),
     ),
     Target(
-        "command_one.warm_s",
-        "command_one",
-        "README command 1, warm caches",
-        "wall time of README command 1 in a fresh clone with this machine's pip, npm and "
-        "template caches (a fresh venv, `pip install '.[node]'`, the ToDo app generated)",
-        "s",
-        "<=",
-        60.0,
-        60.0,
-        "same limit; set by issue 39 (no target before) above the README's 35-50 s",
-        "23.8 s (quick, .ci/run of 2026-12-04); second run 8.3 s",
+        key="command_one.warm_s",
+        bench="command_one",
+        figure="README command 1, warm caches",
+        measure=(
+            "wall time of README command 1 in a fresh clone with this machine's pip, npm and "
+            "template caches (a fresh venv, `pip install '.[node]'`, the ToDo app generated)"
+        ),
+        unit="s",
+        op="<=",
+        full=60.0,
+        quick=60.0,
+        why="same limit; set by issue 39 (no target before) above the README's 35-50 s",
+        last="23.8 s (quick, .ci/run of 2026-12-04); second run 8.3 s",
     ),
     Target(
-        "command_one.clean_s",
-        "command_one",
-        "README command 1, clean machine",
-        "the same with empty pip, npm and template caches (downloads everything)",
-        "s",
-        "<=",
-        300.0,
-        None,
-        "needs the network and minutes: full mode only; README quotes 230-289 s",
-        "see README",
+        key="command_one.clean_s",
+        bench="command_one",
+        figure="README command 1, clean machine",
+        measure="the same with empty pip, npm and template caches (downloads everything)",
+        unit="s",
+        op="<=",
+        full=300.0,
+        quick=None,
+        why="needs the network and minutes: full mode only; README quotes 230-289 s",
+        last="see README",
     ),
 )

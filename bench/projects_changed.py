@@ -30,11 +30,11 @@ def main() -> int:
     own_git_identity()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--projects", type=int, default=100)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=None, help="5 (quick: 3)")
     parser.add_argument("--quick", action="store_true", help="3 runs")
     add_arguments(parser)
     args = parser.parse_args()
-    runs = 3 if args.quick else args.runs
+    runs = args.runs or (3 if args.quick else 5)
     figures = Figures("projects_changed", quick=args.quick, scale=args.targets_scale)
     exe = shutil.which("averos-ci")
     if exe is None:

@@ -28,6 +28,7 @@ SMALLEST: dict[str, list[str]] = {
     "plan_scale": ["--runs", "1"],
     "engine_overhead": ["--runs", "1"],
     "parallel_applies": ["--projects", "2"],
+    "projects_changed": ["--runs", "1"],
 }
 
 

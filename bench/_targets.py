@@ -49,7 +49,10 @@ BENCHES: tuple[Bench, ...] = (
     ),
     Bench(
         name="plan_scale",
-        method="fresh processes, median wall and CPU time, largest peak RSS of the runs",
+        method=(
+            "fresh processes, the sizes interleaved run by run; median wall and CPU time, "
+            "largest peak RSS of the runs; growth: median of the per-run ratios"
+        ),
         full="1,000 and 5,000 entities x 20 members, 5 runs each",
         quick="100 and 1,000 entities, 3 runs each",
     ),
@@ -193,7 +196,10 @@ TARGETS: tuple[Target, ...] = (
             "quick: the linear share of the target (7 s x 1,000 / 5,000), on CPU time so the load "
             "of the shared machine is not in it"
         ),
-        last="4.32 s at 5,000 (.ci/run of 2026-12-04); 1.04 s at 1,000 (quick, 3 runs)",
+        last=(
+            "4.32 s at 5,000 (.ci/run of 2026-12-04); 1.04 s at 1,000 (quick, 3 runs, load ~2), "
+            "1.40 s (quick, load ~6: CPU time grows with the load too)"
+        ),
     ),
     Target(
         key="plan_scale.peak_largest",
@@ -215,8 +221,8 @@ TARGETS: tuple[Target, ...] = (
         bench="plan_scale",
         figure="time growth, small to large size",
         measure=(
-            "median wall at the largest size over median wall at the smallest: 1,000 -> 5,000 "
-            "(full), 100 -> 1,000 (quick)"
+            "wall time at the largest size over wall time at the smallest, in the same run "
+            "(paired), median of the runs: 1,000 -> 5,000 (full), 100 -> 1,000 (quick)"
         ),
         unit="x",
         op="<=",

@@ -16,6 +16,7 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 # A module is imported only when one of its commands is looked up (invoked, or listed by
 # ``--help``): ``averos-ci validate`` never imports the GitHub, plan or run code.
 COMMAND_MODULES = {
+    "dashboard": "dashboard",
     "doctor": "doctor",
     "init": "init",
     "mcp": "mcp",

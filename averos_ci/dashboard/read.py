@@ -1,0 +1,179 @@
+"""The state branch read into a :class:`~averos_ci.dashboard.model.Dashboard`: nothing but
+git objects of one commit (and the branch's history), so a clone that fetched the branch is
+enough — no token, no API. One project's folder is read by ``averos-ci state show``'s own
+readers (:mod:`averos_ci.stateops.show`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path, PurePosixPath
+
+import git
+
+from averos_ci.dashboard.drift import DRIFT, parse_drift
+from averos_ci.dashboard.model import (
+    Claim,
+    ClaimStatus,
+    Commit,
+    Dashboard,
+    ProjectView,
+    parse_time,
+    run_from_record,
+)
+from averos_ci.errors import AverosCIError, InputError
+from averos_ci.statebranch.claim import CLAIM, PARTIAL, RUNS
+from averos_ci.statebranch.state_branch import StateBranch
+from averos_ci.stateops.show import ClaimView, read_view
+
+HISTORY = 200  # commits per project page; older ones stay in `git log`
+_MARKERS = ("state.json", CLAIM, DRIFT)
+
+
+def read_dashboard(
+    repo_dir: Path,
+    *,
+    branch: str = "averos-state",
+    ref: str | None = None,
+    remote: str = "origin",
+    stuck_after: timedelta,
+    now: datetime | None = None,
+) -> Dashboard:
+    """Every project of the state branch at ``ref`` (default: the branch itself, local or
+    fetched from ``remote``)."""
+    sb = _open(repo_dir, branch)
+    tip = resolve_tip(sb.repo, branch=branch, ref=ref, remote=remote)
+    now = now or datetime.now(UTC)
+    projects = [
+        _project(sb, tip, name, now=now, stuck_after=stuck_after)
+        for name in list_projects(sb.repo, tip)
+    ]
+    return Dashboard(branch, tip, now, stuck_after, tuple(projects))
+
+
+def _open(repo_dir: Path, branch: str) -> StateBranch:
+    if not repo_dir.exists():
+        raise InputError(
+            f"{repo_dir} does not exist", hint="pass --repo with a clone of the repository"
+        )
+    try:
+        return StateBranch(repo_dir, branch=branch)
+    except AverosCIError as exc:  # not a repository: the user's input, not a git failure
+        raise InputError(exc.message, path=repo_dir, hint=exc.hint) from None
+
+
+def resolve_tip(repo: git.Repo, *, branch: str, ref: str | None, remote: str) -> str:
+    candidates = (
+        [ref]
+        if ref
+        else [
+            f"refs/heads/{branch}",
+            f"refs/remotes/{remote}/{branch}",
+            f"refs/averos-ci/{branch}",  # where the flows fetch it
+        ]
+    )
+    for name in candidates:
+        try:
+            return str(repo.git.rev_parse("--verify", "--quiet", f"{name}^{{commit}}")).strip()
+        except git.GitCommandError:
+            continue
+    where = str(repo.working_tree_dir or repo.git_dir)
+    raise InputError(
+        f"no state branch in {where}: " + ", ".join(repr(c) for c in candidates) + " not found",
+        path=where,
+        hint=f"fetch it first: `git fetch {remote} {branch}:{branch}` (or pass --ref)",
+    )
+
+
+def list_projects(repo: git.Repo, tip: str) -> list[str]:
+    """The folders that hold a project's files: a state, a claim, a drift record, run
+    records. A partial workspace is a generated tree: nothing in it names a project."""
+    found: set[str] = set()
+    for line in str(repo.git.ls_tree("-r", "--name-only", "-z", tip)).split("\0"):
+        parts = PurePosixPath(line).parts
+        if not line or PARTIAL in parts[:-1]:
+            continue
+        if len(parts) >= 2 and parts[-1] in _MARKERS:
+            found.add("/".join(parts[:-1]))
+        elif len(parts) >= 3 and parts[-2] == RUNS and parts[-1].endswith(".json"):
+            found.add("/".join(parts[:-2]))
+    return sorted(found)
+
+
+def _project(
+    sb: StateBranch, tip: str, name: str, *, now: datetime, stuck_after: timedelta
+) -> ProjectView:
+    commits = _history(sb.repo, tip, name)
+    try:
+        view = read_view(sb, tip, name)
+        raw = sb.read(tip, f"{name}/{DRIFT}")
+        drift = None if raw is None else parse_drift(raw, where=f"{sb.branch}:{name}/{DRIFT}")
+    except AverosCIError as exc:  # one unreadable folder must not hide the others
+        return ProjectView(name, commits=commits, error=str(exc))
+    state = view.state
+    last_commit = commits[0].at if commits else None
+    return ProjectView(
+        name=name,
+        serial=state.serial if state else None,
+        manifest_hash=state.manifest_hash if state else None,
+        built_at=state.built_at if state else None,
+        runs=tuple(run_from_record(r.run_id, r.data) for r in view.records),
+        claim=_claim(view.pending, last_commit, now=now, stuck_after=stuck_after),
+        drift=drift,
+        commits=commits,
+    )
+
+
+def _claim(
+    pending: ClaimView | None,
+    last_commit: datetime | None,
+    *,
+    now: datetime,
+    stuck_after: timedelta,
+) -> Claim | None:
+    if pending is None or not pending.present:
+        return None
+    c = pending.claim or {}
+    runs = [r for r in c.get("runs") or [] if isinstance(r, dict)]
+    # progress: the claim's newest run, or a later push of checkpoints to this folder
+    times = [t for t in (parse_time(r.get("at")) for r in runs) if t is not None]
+    if last_commit is not None:
+        times.append(last_commit)
+    last = max(times) if times else None
+    if pending.checkpoints.get("FAILED"):
+        status = ClaimStatus.FAILED
+    elif last is None or now - last > stuck_after:
+        status = ClaimStatus.STUCK
+    else:
+        status = ClaimStatus.RUNNING
+    latest = runs[-1] if runs else {}
+    return Claim(
+        status=status,
+        plan_hash=str(c["planHash"]) if c.get("planHash") else None,
+        sha=str(c["sha"]) if c.get("sha") else None,
+        pr=c["pr"] if isinstance(c.get("pr"), int) else None,
+        run_url=str(latest["runUrl"]) if latest.get("runUrl") else None,
+        last_progress=last,
+        checkpoints=dict(pending.checkpoints),
+        partial_files=pending.partial_files,
+    )
+
+
+def _history(repo: git.Repo, tip: str, name: str) -> tuple[Commit, ...]:
+    # a folder name is the branch's (anyone's who can push there): never pathspec magic
+    out = repo.git.log(
+        f"--max-count={HISTORY}",
+        "--format=%H%x00%cI%x00%s%x1e",
+        tip,
+        "--",
+        name,
+        env={"GIT_LITERAL_PATHSPECS": "1"},
+    )
+    commits = []
+    for entry in str(out).split("\x1e"):
+        fields = entry.strip().split("\0")
+        if len(fields) != 3:
+            continue
+        at = parse_time(fields[1])
+        if at is not None:
+            commits.append(Commit(fields[0], at, fields[2]))
+    return tuple(commits)

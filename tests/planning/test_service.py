@@ -17,7 +17,6 @@ from averos_ci.planning import FileState, PlanMismatch, RefState, apply, plan_pr
 from tests.conftest import copy_example
 
 
-
 @pytest.fixture
 def cfg(tmp_path: Path) -> RunConfig:
     return load_config(copy_example(tmp_path / "p", mock=True) / "averos.config.json")

@@ -43,7 +43,9 @@ def link(href: str, label: str) -> str:
 
 def outside_link(url: str | None, label: str) -> str:
     """A link the branch names (a run's URL): only https, else the label alone."""
-    if not url or not url.startswith("https://"):
+    if not url:
+        return "—"
+    if not url.startswith("https://"):
         return text(label)
     return f'<a href="{text(url)}" rel="noopener noreferrer">{text(label)}</a>'
 

@@ -42,6 +42,9 @@ def statuses(p: ProjectView) -> str:
         found.append(badge(kind[p.claim.status], f"apply {p.claim.status}"))
     if p.drifted:
         found.append(badge("warn", "drifted"))
+    if p.runs and p.runs[-1].failed:
+        last = p.runs[-1]
+        found.append(badge("bad", "apply abandoned" if last.action == "abandon" else "failed"))
     if p.serial is None and not p.error:
         found.append(badge("info", "not applied"))
     return " ".join(found) or badge("ok", "in sync")

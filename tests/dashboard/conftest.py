@@ -8,11 +8,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from averos_ci.cli import run_cli
 from averos_ci.dashboard import DRIFT, drift_record
 from averos_ci.state.drift import DriftReport
 from averos_ci.statebranch import claim as claim_module
@@ -25,6 +26,8 @@ from tests.github.gh_world import World, git, make_world, manifest_variant
 
 STUCK = "payments"
 RUNNING = "search"
+ABANDONED = "reports"  # claimed, then dropped by `averos-ci state abandon`: a failure
+REASON = "the job died <twice>"
 ATTACK = "<script>alert(1)</script>"  # a folder name: `<script>alert(1)<` / `script>`
 ATTACK_APPROVER = "<img src=x onerror=alert(2)>"
 OLD = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -81,6 +84,15 @@ def _write_extras(world: World, scratch: Path, mp: pytest.MonkeyPatch) -> None:
         run_url="https://github.com/octo/app/actions/runs/800",
         run_id="800",
     )
+    write_claim(
+        scratch / ABANDONED,
+        None,
+        plan_hash="d" * 64,
+        sha=sha,
+        pr=9,
+        run_url="https://github.com/octo/app/actions/runs/900",
+        run_id="900",
+    )
     report = DriftReport(
         workspace_root=world.dev,
         state_path="default/state.json",
@@ -96,11 +108,16 @@ def _write_extras(world: World, scratch: Path, mp: pytest.MonkeyPatch) -> None:
         sb,
         {
             f"{RUNNING}/{CLAIM}": scratch / RUNNING / CLAIM,
+            f"{ABANDONED}/{CLAIM}": scratch / ABANDONED / CLAIM,
             f"default/{DRIFT}": scratch / "drift.json",
             f"{ATTACK}/{RUNS}/2026-12-01T000000.000Z-{sha[:12]}.json": record,
         },
         "averos-ci: running claim, drift record, a folder named as markup",
     )
+    with mp.context() as here:  # the operator's command, in their clone
+        here.chdir(world.dev)
+        args = ["state", "abandon", "--project", ABANDONED, "--reason", REASON]
+        assert run_cli(args) == 0
 
 
 @pytest.fixture(scope="session")

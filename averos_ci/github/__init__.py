@@ -4,7 +4,7 @@ merge — thin use-cases over :mod:`averos_ci.forge` (GitHub itself), :mod:`aver
 are re-exported from those homes; nothing there imports this package.
 
 They are imported on first use (PEP 562): a job imports the flow it runs (``averos_ci.github.
-flow`` dispatches), not every flow of the package.
+routes`` dispatches), not every flow of the package.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from averos_ci.github.apply_flow import apply_merge
     from averos_ci.github.apply_step import ApplyResult
     from averos_ci.github.approve_flow import ApproveOutcome, approve
-    from averos_ci.github.flow import COMMANDS, run_github
     from averos_ci.github.plan_flow import PlanOutcome, plan_pull_request
+    from averos_ci.github.routes import COMMANDS, run_github
     from averos_ci.statebranch.errors import ApplyRefused
     from averos_ci.statebranch.state_branch import GitError, StateBranch
 
@@ -74,8 +74,8 @@ _HOMES = {
     "ApplyResult": "averos_ci.github.apply_step",
     "ApproveOutcome": "averos_ci.github.approve_flow",
     "approve": "averos_ci.github.approve_flow",
-    "COMMANDS": "averos_ci.github.flow",
-    "run_github": "averos_ci.github.flow",
+    "COMMANDS": "averos_ci.github.routes",
+    "run_github": "averos_ci.github.routes",
     "PlanOutcome": "averos_ci.github.plan_flow",
     "plan_pull_request": "averos_ci.github.plan_flow",
     "ApplyRefused": "averos_ci.statebranch.errors",

@@ -1,5 +1,5 @@
-"""Which flow runs for which command and event: the one table every ``averos-ci github``
-command enters through (:func:`averos_ci.github.flow.run_github`).
+"""``averos-ci github <command>``: :func:`run_github`, the library entry point every command
+enters through, and its table — which flow runs for which command and event.
 
 A command is either a *job* that opens its own context (``gate`` runs without a config,
 ``patch`` without credentials, ``complete`` reads the patch job's result) or a list of
@@ -18,8 +18,9 @@ from typing import Any
 import httpx
 
 from averos_ci._actions import annotate
+from averos_ci.errors import AverosCIError, InputError
 from averos_ci.forge.api import GitHubAPIError
-from averos_ci.forge.context import FlowContext
+from averos_ci.forge.context import FlowContext, open_context
 from averos_ci.forge.events import (
     Event,
     IssueCommentEvent,
@@ -29,6 +30,7 @@ from averos_ci.forge.events import (
     PushEvent,
     WorkflowDispatchEvent,
     WorkflowRunEvent,
+    load_event,
 )
 
 
@@ -206,3 +208,46 @@ def route(command: str, event: Event) -> Route | None:
     if command == "auto":
         command = AUTO.get(type(event), "")
     return next((r for r in ROUTES.get(command, ()) if r.matches(event)), None)
+
+
+def run_github(
+    command: str,
+    *,
+    config_path: str | Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    transport: httpx.BaseTransport | None = None,
+    apply_fn: Any = None,
+    out: Path | None = None,
+    patch_path: Path | None = None,
+) -> Any:
+    """Run one step of the GitHub flow for the current Actions event; returns its outcome.
+    ``out`` is ``patch``'s result file, ``patch_path`` the one ``complete`` reads (default for
+    both: ``$RUNNER_TEMP/averos-ci-patch/averos-patch.json``).
+
+    Raises :class:`~averos_ci.errors.AverosCIError` subclasses (exit codes in the CLI).
+    """
+    if command not in COMMANDS:
+        raise InputError(f"unknown command {command!r}", hint=f"use one of {', '.join(COMMANDS)}")
+    options = Options(config_path, environ, transport, apply_fn, out, patch_path)
+    if command in JOBS:
+        return JOBS[command](options)
+    try:
+        ctx = open_context(config_path=config_path, environ=environ, transport=transport)
+    except AverosCIError as exc:
+        if command in RESOLVES_PLAN_STATUS:
+            from averos_ci.github.plan_flow import fail_unconfigured_plan
+
+            fail_unconfigured_plan(exc, environ=environ, transport=transport)
+        raise
+    try:
+        event = load_event(ctx.env.event_name, ctx.env.event_path)
+        taken = route(command, event)
+        if taken is None:
+            raise InputError(
+                f"'github {command}' cannot handle the {ctx.env.event_name!r} event",
+                hint="use 'averos-ci github auto' to dispatch on the event",
+            )
+        return taken.flow(ctx, event, options)
+    finally:
+        ctx.report.flush()
+        ctx.close()

@@ -118,7 +118,6 @@ PRELOAD = (
     "averos_ci.github.catchup",
     "averos_ci.github.commit_back",
     "averos_ci.github.complete_flow",
-    "averos_ci.github.flow",
     "averos_ci.github.fork_flow",
     "averos_ci.github.merge_group_flow",
     "averos_ci.github.aggregate_gate_flow",

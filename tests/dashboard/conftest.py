@@ -1,7 +1,8 @@
 """One state branch made by real applies, shared by the dashboard's tests (one xdist group):
 the GitHub test world (tests/github) plans, approves, merges and applies PR #1 and PR #2 with
 the mock adapter; then, as the product writes them, a claim whose progress is two days old
-(stuck), a fresh claim (running), a drift record and a folder whose names are markup."""
+(stuck), a fresh claim (running), a drift record and a folder whose names are markup. PR #3's
+apply fails at a node (the mock adapter's ``failNodes``): its claim and progress stay."""
 
 from __future__ import annotations
 
@@ -33,20 +34,34 @@ ATTACK_APPROVER = "<img src=x onerror=alert(2)>"
 OLD = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 
+FAILING = "translation-entry:fr:extra.k2"  # a node PR #3 adds; its apply fails there
+
+
 @dataclass(frozen=True)
 class StateWorld:
     world: World
     merges: tuple[str, str]  # the merge commits of PR #1 and PR #2, as applied
+    applied_tip: str  # the state branch after those two applies
     clone: Path  # a clone of origin with the state branch fetched (what the user has)
 
 
-def _apply(world: World, number: int, user: str) -> str:
+def _apply(world: World, number: int, user: str, *, code: int = 0) -> str:
     head = open_pr_from_main(world, number, manifest_variant(number))
     assert world.plan_workflow(number, head).plan.code == 0
     approve(world, number, user, head)
     r = merge_and_apply(world, f"change-{number}", number)
-    assert r.code == 0, r.stdout + r.stderr
+    assert r.code == code, r.stdout + r.stderr
     return world.branch_sha("main") or ""
+
+
+def _failing_apply(world: World) -> None:
+    """PR #3, whose apply fails at one node: the claim and its progress stay (a failure)."""
+    world.adapter_options = {"failNodes": [FAILING]}
+    world.write_config()
+    git(world.dev, "checkout", "-q", "main")
+    git(world.dev, "commit", "-q", "-am", "the mock adapter fails at one node")
+    git(world.dev, "push", "-q", "origin", "main")
+    _apply(world, 3, "bob", code=1)
 
 
 def _commit(sb: StateBranch, files: dict[str, Path], message: str) -> None:
@@ -137,8 +152,10 @@ def state_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StateWorld
         fake.roles.update(alice="write", bob="write", carol="write")
         world = make_world(root, fake, fork_jobs=False)
         merges = (_apply(world, 1, "bob"), _apply(world, 2, "carol"))
+        applied_tip = world.state_tip() or ""
+        _failing_apply(world)
         _write_extras(world, root / "scratch", mp)
         clone = root / "clone"
         git(root, "clone", "-q", str(world.origin), str(clone))
         git(clone, "fetch", "-q", "origin", "averos-state:averos-state")
-        yield StateWorld(world, merges, clone)
+        yield StateWorld(world, merges, applied_tip, clone)

@@ -53,7 +53,12 @@ def test_the_model_holds_what_the_applies_wrote(state_world: StateWorld, tmp_pat
     assert len(default.commits) >= 3
     assert default.drifted and {f.change for f in default.drift.files} == {"missing", "modified"}
     claims = {p.name: p.claim.status for p in d.projects if p.claim is not None}
-    assert claims == {STUCK: ClaimStatus.STUCK, RUNNING: ClaimStatus.RUNNING}
+    assert claims == {
+        STUCK: ClaimStatus.STUCK,
+        RUNNING: ClaimStatus.RUNNING,
+        "default": ClaimStatus.FAILED,  # PR #3's apply failed at a node
+    }
+    assert default.claim is not None and default.claim.checkpoints["FAILED"] == 1
     assert [p.name for p in d.drifted] == ["default"]
     (abandoned,) = (p for p in d.projects if p.failures)
     assert abandoned.name == ABANDONED and abandoned.failures[0].reason == REASON
@@ -79,6 +84,7 @@ def test_the_pages_show_projects_claims_drift_and_history(
     assert ">default</a>" in drift and STUCK not in drift
     failures = index.split('id="failures"')[1]
     assert f">{ABANDONED}</a>" in failures and escape(REASON) in failures
+    assert "apply failed (1 node(s)); progress kept" in failures
     page = (tmp_path / "site" / project_file("default")).read_text(encoding="utf-8")
     applied = page.split('id="applied"')[1].split('id="claim"')[0]
     for run in default.runs:
@@ -115,6 +121,7 @@ def test_a_shorter_threshold_makes_the_running_claim_stuck_too(
         state_world.clone, out=tmp_path / "site", stuck_after=timedelta(microseconds=1)
     ).dashboard
     assert [p.name for p in d.claims(ClaimStatus.STUCK)] == [STUCK, RUNNING]
+    assert [p.name for p in d.claims(ClaimStatus.FAILED)] == ["default"]
     assert d.claims(ClaimStatus.RUNNING) == []
 
 
@@ -130,11 +137,8 @@ def test_cli_builds_the_site_and_rebuilding_drops_pages_of_gone_projects(
     assert "dashboard of 5 project(s) from averos-state" in capsys.readouterr().out
     assert (out / "index.html").is_file() and (out / "style.css").is_file()
     assert not gone.exists()
-    # a given ref: the state branch before the extras held one project only
-    tip = subprocess.run(
-        ["git", "rev-parse", "averos-state~3"],
-        cwd=state_world.clone, check=True, capture_output=True, text=True,
-    ).stdout.strip()  # fmt: skip
+    # a given ref: the state branch after the two applies held one project only
+    tip = state_world.applied_tip
     code = run_cli(["dashboard", "--repo", str(state_world.clone), "--ref", tip, "--out", str(out)])
     assert code == 0 and "dashboard of 1 project(s)" in capsys.readouterr().out
     assert sorted(p.name for p in (out / "projects").iterdir()) == [

@@ -96,7 +96,8 @@ def test_dashboard_in_chromium_offline(playwright_tools: Path, served: str, tmp_
     # the project list, with the stuck claim and the drifted project
     rows = {row[0]: row for row in index["rows"]}
     assert sorted(rows) == sorted(["default", STUCK, "reports", "search", ATTACK])
-    assert "drifted" in rows["default"][1] and "apply stuck" in rows[STUCK][1]
+    assert "drifted" in rows["default"][1] and "apply failed" in rows["default"][1]
+    assert "apply stuck" in rows[STUCK][1]
     assert "apply abandoned" in rows["reports"][1]
     claims = index["text"].split("Running and stuck applies")[1].split("Drift")[0]
     assert STUCK in claims and "stuck" in claims

@@ -150,7 +150,7 @@ def state_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StateWorld
         for var in [v for v in os.environ if v.startswith("GITHUB_")]:
             mp.delenv(var)
         fake.roles.update(alice="write", bob="write", carol="write")
-        world = make_world(root, fake, fork_jobs=False)
+        world = make_world(root, fake)
         merges = (_apply(world, 1, "bob"), _apply(world, 2, "carol"))
         applied_tip = world.state_tip() or ""
         _failing_apply(world)

@@ -26,6 +26,7 @@ from averos_ci.statebranch.state_branch import StateBranch
 from averos_ci.stateops.show import ClaimView, read_view
 
 HISTORY = 200  # commits per project page; older ones stay in `git log`
+MAX_COMMITS = 20_000  # of the branch walked for the history pages and the claims' progress
 _MARKERS = ("state.json", CLAIM, DRIFT)
 
 
@@ -43,9 +44,10 @@ def read_dashboard(
     sb = _open(repo_dir, branch)
     tip = resolve_tip(sb.repo, branch=branch, ref=ref, remote=remote)
     now = now or datetime.now(UTC)
+    names = list_projects(sb.repo, tip)
+    history = histories(sb.repo, tip, names)
     projects = [
-        _project(sb, tip, name, now=now, stuck_after=stuck_after)
-        for name in list_projects(sb.repo, tip)
+        _project(sb, tip, name, history[name], now=now, stuck_after=stuck_after) for name in names
     ]
     return Dashboard(branch, tip, now, stuck_after, tuple(projects))
 
@@ -100,9 +102,14 @@ def list_projects(repo: git.Repo, tip: str) -> list[str]:
 
 
 def _project(
-    sb: StateBranch, tip: str, name: str, *, now: datetime, stuck_after: timedelta
+    sb: StateBranch,
+    tip: str,
+    name: str,
+    commits: tuple[Commit, ...],
+    *,
+    now: datetime,
+    stuck_after: timedelta,
 ) -> ProjectView:
-    commits = _history(sb.repo, tip, name)
     try:
         view = read_view(sb, tip, name)
         raw = sb.read(tip, f"{name}/{DRIFT}")
@@ -158,22 +165,41 @@ def _claim(
     )
 
 
-def _history(repo: git.Repo, tip: str, name: str) -> tuple[Commit, ...]:
-    # a folder name is the branch's (anyone's who can push there): never pathspec magic
-    out = repo.git.log(
-        f"--max-count={HISTORY}",
-        "--format=%H%x00%cI%x00%s%x1e",
-        tip,
-        "--",
-        name,
-        env={"GIT_LITERAL_PATHSPECS": "1"},
+def histories(repo: git.Repo, tip: str, projects: list[str]) -> dict[str, tuple[Commit, ...]]:
+    """Each project's commits (newest first, at most :data:`HISTORY`), from one walk of the
+    branch: a commit belongs to the projects whose folder it changed. One ``git log`` for
+    the whole branch, not one per project (5,000 projects)."""
+    known = set(projects)
+    found: dict[str, list[Commit]] = {name: [] for name in projects}
+    out = str(
+        repo.git.log(
+            f"--max-count={MAX_COMMITS}",
+            "-z",
+            "--name-only",
+            "--format=%x1e%H%x1f%cI%x1f%s",
+            tip,
+        )
     )
-    commits = []
-    for entry in str(out).split("\x1e"):
-        fields = entry.strip().split("\0")
-        if len(fields) != 3:
+    for chunk in out.split("\x1e"):
+        header, _, names = chunk.partition("\0")
+        fields = header.split("\x1f")
+        at = parse_time(fields[1]) if len(fields) == 3 else None
+        if at is None:
             continue
-        at = parse_time(fields[1])
-        if at is not None:
-            commits.append(Commit(fields[0], at, fields[2]))
-    return tuple(commits)
+        commit = Commit(fields[0], at, fields[2])
+        touched = {_owner(n, known) for n in names.lstrip("\n").split("\0") if n}
+        for name in touched - {None}:
+            assert name is not None
+            if len(found[name]) < HISTORY:
+                found[name].append(commit)
+    return {name: tuple(commits) for name, commits in found.items()}
+
+
+def _owner(path: str, known: set[str]) -> str | None:
+    """The project whose folder holds ``path``: the longest folder of it that is a project."""
+    parts = path.split("/")
+    for i in range(len(parts) - 1, 0, -1):
+        prefix = "/".join(parts[:i])
+        if prefix in known:
+            return prefix
+    return None

@@ -12,9 +12,10 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from . import authentication, edits, runtime_config
+from . import authentication, edits, entity_settings, runtime_config
 from .files import Files, exists, source_root
 from .strings import camelize, classify, dasherize
 
@@ -83,6 +84,14 @@ class Bootstrap:
 
 
 Operation = Schematic | BuiltinEdit | Bootstrap
+
+
+def _use_case_pages(root: Path, args: Args) -> edits.Edited:
+    """After a schematic registered pages: their routes' guard (authentication.py) and the
+    records named by their BusinessID member (entity_settings.py)."""
+    opened = authentication.open_routes(root, args)
+    named = entity_settings.business_views(root, args)
+    return edits.Edited(files={**opened.files, **named.files}, notes=opened.notes + named.notes)
 
 
 def _simple_member_options(a: Args) -> Options:
@@ -160,20 +169,20 @@ OPERATIONS: dict[str, Operation] = {
             _component(f, dasherize(str(a["ename"])), f"{verb}{a['ename']}")
             for verb in ("Create", "Search")
         ),
-        post_edit=authentication.open_routes,
+        post_edit=_use_case_pages,
         remaining=_crud_remaining,
     ),
     "create-entity-uc": Schematic(
         "create-entity-uc",
         lambda a: {"name": a["name"], "ename": a["ename"]},
         present=lambda f, a: _component(f, dasherize(str(a["ename"])), str(a["name"])),
-        post_edit=authentication.open_routes,
+        post_edit=_use_case_pages,
     ),
     "search-entity-uc": Schematic(
         "search-entity-uc",
         lambda a: {"name": a["name"], "ename": a["ename"]},
         present=lambda f, a: _component(f, dasherize(str(a["ename"])), str(a["name"])),
-        post_edit=authentication.open_routes,
+        post_edit=_use_case_pages,
     ),
     "create-page": Schematic(
         "create-page",

@@ -28,7 +28,7 @@ from typing import Any
 
 from averos_ci.errors import InputError
 
-from . import authentication, budgets, unapplied
+from . import app_settings, authentication, budgets, entity_keys, entity_settings, unapplied
 from .edits import Edited
 from .files import read_text, source_relative
 from .strings import dasherize
@@ -142,6 +142,13 @@ def authentication_provider(root: Path, args: Mapping[str, Any]) -> Edited:
         + f": no place in {RUNTIME}: its one authentication is the /auth/* API of "
         f"beURL (set it with the config key {AUTH_URL_KEY})"
     ]
+    default = app_settings.default_provider(root)
+    if default is not None and default not in (name, args.get("providerType")):
+        notes.append(
+            f"provider {name!r} is not the defaultAuthenticationProvider {default!r}: "
+            f"beURL is the default provider's {AUTH_URL_KEY}"
+        )
+        return Edited(notes=tuple(notes))
     if url is None:
         return Edited(notes=tuple(notes))
     checked = str(service_url({"name": name, **_split_url(str(url), name)})).rstrip("/")
@@ -184,33 +191,60 @@ _SERVICE_IMPORT = re.compile(r"from\s+'\.\./service/([\w.-]+)'")
 RUNTIME_ID_KEY = "_id"
 
 
+# Averos 2's built-in members (``_entityCreatedAt`` …) by their @wiforge/averos 1.4.1 names
+# (the averos-entity template declares ``createdAt``, ``updatedAt``)
+V2_MEMBERS = {"_entityCreatedAt": "createdAt", "_entityUpdatedAt": "updatedAt"}
+_ID_DECL = re.compile(r"@ID\(\)\s*\n\s*(\w+)!:")
+
+
 def field_mapping(root: Path, args: Mapping[str, Any]) -> Edited:
-    """A mapping to ``_id`` makes ``_id`` the entity's identifier (the one external key the
-    runtime knows: ``@AverosEntity`` and ``@ID()`` give it precedence); the rest is noted."""
-    ename = str(args["ename"])
+    """Each ``fieldKey -> mapTo`` renames the member on the wire (entity_keys.py). A mapping of
+    the generated ``@ID() id`` to ``_id`` makes ``_id`` the identifier itself (the one external
+    key the runtime knows: ``@AverosEntity`` and ``@ID()`` give it precedence)."""
+    ename, name = str(args["ename"]), args.get("name")
     pairs = [p for p in args.get("mapping") or [] if isinstance(p, Mapping)]
-    to_id = [p for p in pairs if p.get("mapTo") == RUNTIME_ID_KEY]
-    rest = [f"{p.get('fieldKey')}->{p.get('mapTo')}" for p in pairs if p not in to_id]
-    notes = []
-    if rest:
-        notes.append(
-            f"field mapping {args.get('name')!r} ({', '.join(rest)}): no place in {RUNTIME}: "
-            "its services send and read entity members under their own names"
+    if not app_settings.mapping_enabled(root):
+        return Edited(
+            notes=(f"field mapping {name!r}: enableExternalEntityMapping is false in the manifest",)
         )
-    key = RUNTIME_ID_KEY if to_id else "id"
     model = source_relative(root, f"app/model/{dasherize(ename)}.ts")
     text = read_text(root / model) if (root / model).is_file() else None
-    if text is None or len(_ID_MEMBER.findall(text)) != 1:
-        if to_id:
-            notes.append(f"{model} has no generated `@ID() id` member: the identifier is unchanged")
-        return Edited(notes=tuple(notes))
-    files = {model: _ID_MEMBER.sub(lambda m: f"{m.group(1)}{key}{m.group(3)}", text)}
+    if text is None:
+        return Edited(notes=(f"field mapping {name!r}: no generated model {model}",))
+    ids = _ID_DECL.findall(text)
+    id_member = ids[0] if len(ids) == 1 else None
+    files: dict[str, str] = {}
+    notes: list[str] = []
+    keys: dict[str, str] = {}
+    if id_member in ("id", RUNTIME_ID_KEY):  # no memberTag ID: the generated identifier
+        to_id = [p for p in pairs if p.get("mapTo") == RUNTIME_ID_KEY]
+        pairs = [p for p in pairs if p not in to_id]
+        key = RUNTIME_ID_KEY if to_id else "id"
+        files[model] = _ID_MEMBER.sub(lambda m: f"{m.group(1)}{key}{m.group(3)}", text)
+        id_member = key
+    for pair in pairs:
+        field = str(pair.get("fieldKey"))
+        member = id_member if field == "_entityId" else V2_MEMBERS.get(field, field)
+        if member is None or not re.search(rf"^[ \t]*{re.escape(member)}!:", text, re.M):
+            notes.append(f"field mapping {name!r}: {model} declares no member {field}")
+        else:
+            keys[member] = str(pair.get("mapTo"))
     found = _SERVICE_IMPORT.search(text)
-    if found:  # getEntitiesByIds queries the identifier by name
-        service = source_relative(root, f"app/service/{found.group(1)}.ts")
-        if (root / service).is_file():
-            current = read_text(root / service)
-            files[service] = _ID_ACCESSOR.sub(lambda m: f"{m.group(1)}'{key}'", current)
+    service = source_relative(root, f"app/service/{found.group(1)}.ts") if found else None
+    if service is not None and (root / service).is_file():
+        current = read_text(root / service)
+        if keys or entity_keys.keys_of(current) is not None:
+            merged = {**(entity_keys.keys_of(current) or {}), **keys}
+            mapped = entity_keys.with_keys(current, merged, id_member=id_member)
+            if mapped is None:
+                notes.append(f"field mapping {name!r}: {service} is not the generated service")
+            else:
+                current = mapped
+        elif id_member is not None:  # getEntitiesByIds queries the identifier by name
+            current = _ID_ACCESSOR.sub(lambda m: f"{m.group(1)}'{id_member}'", current)
+        files[service] = current
+    elif keys:
+        notes.append(f"field mapping {name!r}: no generated service for {ename}")
     changed = {path: new for path, new in files.items() if new != read_text(root / path)}
     return Edited(files=changed, notes=tuple(notes))
 
@@ -221,6 +255,8 @@ def application_settings(root: Path, args: Mapping[str, Any]) -> Edited:
     also gets a reachable default ``beURL`` and production budgets that fit it."""
     login = authentication.application_login(root, args)
     files = {**_default_be_url(root), **budgets.production_budgets(root), **login.files}
+    module = source_relative(root, "app/app.module.ts")
+    files.update(app_settings.application_files(root, args, module_text=files.get(module)))
     notes = tuple(str(n) for n in unapplied.application(args)) + login.notes
     return Edited(files=files, notes=notes)
 
@@ -241,11 +277,5 @@ def _default_be_url(root: Path) -> dict[str, str]:
     return {relative: new} if new != text else {}
 
 
-def member_tag(root: Path, args: Mapping[str, Any]) -> Edited:
-    del root
-    return Edited(notes=tuple(str(n) for n in unapplied.member_tag(args)))
-
-
-def delete_strategy(root: Path, args: Mapping[str, Any]) -> Edited:
-    del root
-    return Edited(notes=tuple(str(n) for n in unapplied.delete_strategy(args)))
+member_tag = entity_settings.member_tag
+delete_strategy = entity_settings.delete_strategy

@@ -10,8 +10,6 @@ from typing import Any
 
 from averos_ci.execute.contracts import NotApplied
 
-from .strings import camelize
-
 RUNTIME = "@wiforge/averos 1.4.1"
 AUTH_URL_KEY = "authBackendUrl"
 RUNTIME_ID_KEY = "_id"
@@ -31,58 +29,46 @@ def pairs(value: Any) -> dict[str, Any]:
 
 
 def application(args: Args) -> list[NotApplied]:
-    """``applicationName``, ``defaultLanguageCode`` (ng add options) and
-    ``enableAuthentication`` (authentication.py) take effect; these do not."""
-    reasons = {
-        "description": f"no place in {RUNTIME}'s generated application",
-        "enableExternalEntityMapping": f"no place in {RUNTIME} (AverosConfig has only beURL "
-        "and supportedLanguages); field mappings to _id are applied per entity",
-        "defaultAuthenticationProvider": f"no place in {RUNTIME}: its one authentication is "
-        f"the /auth/* API of beURL (set by a provider's {AUTH_URL_KEY})",
-    }
-    return [NotApplied(key, reason) for key, reason in reasons.items() if key in args]
+    """``applicationName``, ``defaultLanguageCode`` (ng add options), ``enableAuthentication``
+    (authentication.py), ``description``, ``enableExternalEntityMapping`` and
+    ``defaultAuthenticationProvider`` (app_settings.py) take effect; the provider does not
+    when the application has no login."""
+    if "defaultAuthenticationProvider" in args and args.get("enableAuthentication") is False:
+        return [
+            NotApplied(
+                "defaultAuthenticationProvider",
+                "enableAuthentication is false: the application has no login to use it",
+            )
+        ]
+    return []
 
 
 def member_tag(args: Args) -> list[NotApplied]:
-    tag = args.get("memberTag")
-    if tag not in ("ID", "BusinessID"):
-        return []
-    member = camelize(str(args["mname"]))
-    return [
-        NotApplied(
-            "memberTag",
-            f"{tag} of {args['ename']}.{member}: no place in {RUNTIME} (add-simple-member has "
-            "no option for it; the identifier is the generated @ID() id member, or _id "
-            "through a field mapping)",
-        )
-    ]
+    """ID and BusinessID take effect (entity_settings.py)."""
+    del args
+    return []
+
+
+STRATEGIES = ("DELETE_CHILDREN", "DELETE_CASCADE", "KEEP_CHILDREN")
 
 
 def delete_strategy(args: Args) -> list[NotApplied]:
     strategy = args.get("deleteStrategy")
-    if not strategy:
+    if not strategy or strategy in STRATEGIES:
         return []
     return [
         NotApplied(
             "deleteStrategy",
-            f"{strategy} of {args['ename']}.{args.get('memberName')}: no place in {RUNTIME} "
-            "(add-composite-member has no option for it)",
+            f"{strategy} of {args['ename']}.{args.get('memberName')}: not a strategy averos-ci "
+            f"generates ({', '.join(STRATEGIES)})",
         )
     ]
 
 
 def field_mapping(args: Args) -> list[NotApplied]:
-    pairs_ = [p for p in args.get("mapping") or [] if isinstance(p, Mapping)]
-    rest = [f"{p.get('fieldKey')}->{p.get('mapTo')}" for p in pairs_ if p.get("mapTo") != "_id"]
-    if not rest:
-        return []
-    return [
-        NotApplied(
-            "mapping",
-            f"field mapping {args.get('name')!r} ({', '.join(rest)}): no place in {RUNTIME}: "
-            "its services send and read entity members under their own names",
-        )
-    ]
+    """Every pair takes effect in the entity's service (entity_keys.py)."""
+    del args
+    return []
 
 
 def service_configuration(args: Args) -> list[NotApplied]:

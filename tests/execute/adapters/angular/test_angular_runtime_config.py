@@ -207,7 +207,7 @@ def test_settings_without_a_place_in_the_runtime_are_said_not_recorded(ws: Path)
         rc.field_mapping(
             ws, {"name": "M", "ename": "Book", "mapping": [{"fieldKey": "a", "mapTo": "b"}]}
         ),
-        rc.member_tag(ws, {"ename": "Book", "mname": "title", "memberTag": "BusinessID"}),
+        rc.member_tag(ws, {"ename": "Book", "mname": "nosuch", "memberTag": "BusinessID"}),
         rc.delete_strategy(ws, {"ename": "Shelf", "fename": "Book", "deleteStrategy": "CASCADE"}),
         rc.service_configuration(ws, {**SERVICE, "id": "NoSuchService"}),
         rc.service_configuration(ws, {**SERVICE, "apiHTTPQueryBuilder": "graphql"}),
@@ -224,7 +224,6 @@ def test_a_mapping_to_id_makes_it_the_entity_identifier(ws: Path) -> None:
         "ename": "Book",
         "mapping": [
             {"fieldKey": "title", "mapTo": "_id"},
-            {"fieldKey": "_entityCreatedAt", "mapTo": "createdAt"},
         ],
     }
     model, service = _read(ws / MODEL_FILE), _read(ws / SERVICE_FILE)
@@ -238,9 +237,43 @@ def test_a_mapping_to_id_makes_it_the_entity_identifier(ws: Path) -> None:
         "-                          entityAccessor: 'id',\r\n",
         "+                          entityAccessor: '_id',\r\n",
     ]
-    assert edited.notes and "_entityCreatedAt->createdAt" in edited.notes[0]
+    assert not edited.notes
     assert rc.field_mapping(ws, args).files == {}  # idempotent
     # the mapping changed to no `_id`: the identifier goes back to the generated `id`
-    back = _apply(ws, rc.field_mapping(ws, {**args, "mapping": args["mapping"][1:]}))
+    back = _apply(ws, rc.field_mapping(ws, {**args, "mapping": []}))
     assert (_read(ws / MODEL_FILE), _read(ws / SERVICE_FILE)) == (model, service)
     assert sorted(back.files) == [MODEL_FILE, SERVICE_FILE]
+
+
+def test_member_tags_make_the_identifier_and_the_business_id(ws: Path) -> None:
+    """memberTag ID moves @ID() onto the member and maps it to the backend's identifier;
+    BusinessID is recorded on the model (the use-case pages name records by it)."""
+    _apply(ws, rc.member_tag(ws, {"ename": "Book", "mname": "author", "memberTag": "ID"}))
+    _apply(ws, rc.member_tag(ws, {"ename": "Book", "mname": "title", "memberTag": "BusinessID"}))
+    model, service = _read(ws / MODEL_FILE), _read(ws / SERVICE_FILE)
+    assert "@ID()\r\n    author!: string;" in model and model.count("@ID()") == 1
+    assert "public static businessIdName = 'title';" in model
+    assert 'AVEROS_CI_KEYS: { [member: string]: string } = {"author": "id"};' in service
+    assert "toBackend(value)).pipe(map(fromBackend))" in service
+    again = rc.member_tag(ws, {"ename": "Book", "mname": "author", "memberTag": "ID"})
+    assert again.files == {}  # idempotent
+
+
+def test_delete_children_deletes_through_the_child_service(ws: Path) -> None:
+    args = {"ename": "Book", "fename": "Book", "memberName": "books"}
+    edited = rc.delete_strategy(ws, {**args, "deleteStrategy": "DELETE_CHILDREN"})
+    assert edited.notes  # Book declares no `books` relation in this workspace
+
+
+def test_a_field_mapping_renames_the_member_on_the_wire(ws: Path) -> None:
+    args = {
+        "name": "BookMapping",
+        "ename": "Book",
+        "mapping": [{"fieldKey": "_entityCreatedAt", "mapTo": "created_at"}],
+    }
+    edited = _apply(ws, rc.field_mapping(ws, args))
+    service = _read(ws / SERVICE_FILE)
+    assert sorted(edited.files) == [SERVICE_FILE] and not edited.notes
+    assert '= {"createdAt": "created_at"};\r\n' in service  # Averos 2's name, 1.4.1's member
+    assert "\r\n" in service and "\n" not in service.replace("\r\n", "")
+    assert rc.field_mapping(ws, args).files == {}  # idempotent

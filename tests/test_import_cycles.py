@@ -35,7 +35,7 @@ LAYERS: Mapping[str, tuple[str, ...]] = {
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("__main__", "cli"),
     ("github",),
-    ("review", "onboard", "mcp", "preview", "stateops"),
+    ("review", "onboard", "mcp", "preview", "stateops", "dashboard"),
     ("forge",),
     ("statebranch",),
     ("planning",),

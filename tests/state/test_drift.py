@@ -24,6 +24,7 @@ from averos_ci.planning import apply
 from averos_ci.state import FileStateStore
 from averos_ci.state.drift import detect_drift
 from tests.conftest import EXAMPLE_DIR
+from tests.execute.adapters.registered import register_adapter
 
 
 class FileWriter:
@@ -65,12 +66,13 @@ def file_writer(options: object) -> FileWriter:
 
 
 @pytest.fixture(autouse=True)
-def _files_adapter(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The config names ``files``: registered, as an installed adapter would be (``plan`` and
+def _files_adapter(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The config names ``files``: registered, as an installed adapter is (``plan`` and
     ``run`` refuse an adapter name the registry does not know)."""
-    from averos_ci.execute import adapters
-
-    monkeypatch.setitem(adapters._BUILTIN, "files", f"{__name__}:file_writer")
+    site = tmp_path_factory.mktemp("site")
+    register_adapter(monkeypatch, site, "files", f"{__name__}:file_writer")
 
 
 @pytest.fixture

@@ -245,7 +245,7 @@ def test_a_two_step_catch_up_plans_each_step_once(
     manifest against the same state is computed twice (the engine's own check aside)."""
     import hashlib
 
-    from averos_ci.execute import apply as engine_apply
+    from averos_ci.planning import apply as engine_apply
     from averos_ci.github import ApplyRefused, run_github
     from averos_ci.state import guard
 

@@ -181,7 +181,7 @@ def run_in_process(
     rerun_of: str | None = None,
 ) -> tuple[Any, Path]:
     from averos_ci.errors import AverosCIError
-    from averos_ci.execute import apply as engine_apply
+    from averos_ci.planning import apply as engine_apply
     from averos_ci.github import run_github
 
     checkout = world.checkout(sha)

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from averos_ci.config import load_config
-from averos_ci.execute import apply
 from averos_ci.execute.adapters.angular._proc import run as run_command
 from averos_ci.execute.adapters.angular.template.workspace import copy_workspace
+from averos_ci.planning import apply
 from averos_ci.preview.build import BUILD_ARGS, output_dir
 from tests.scenarios.angular.slot import build_in_slot
 

@@ -44,14 +44,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def drive(tools: Path, shots: Path, scenario: dict[str, Any]) -> dict[str, Any]:
-    """Run drive.js on ``scenario`` in headless Chromium; its result (fails the test when a
-    step failed, naming the screenshots)."""
+def drive(
+    tools: Path, shots: Path, scenario: dict[str, Any], *, script: Path = DRIVE_JS
+) -> dict[str, Any]:
+    """Run drive.js (or ``script``, which speaks the same protocol) on ``scenario`` in
+    headless Chromium; its result (fails the test when a step failed, naming the
+    screenshots)."""
     shots.mkdir(parents=True, exist_ok=True)
     spec = shots / "scenario.json"
     spec.write_text(json.dumps({"shots": str(shots), "chromium": CHROMIUM, **scenario}))
     proc = subprocess.run(
-        ["node", str(DRIVE_JS), str(spec)],
+        ["node", str(script), str(spec)],
         env={
             **os.environ,
             "NODE_PATH": str(tools / "node_modules"),

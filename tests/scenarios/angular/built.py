@@ -17,14 +17,15 @@ import pytest
 from ruamel.yaml import YAML
 
 from averos_ci.config import load_config
-from averos_ci.execute import apply
 from averos_ci.execute.adapters.angular.testing import tree_digest
+from averos_ci.planning import apply
 from averos_ci.preview.build import build_app
 from tests.scenarios.angular.applied import CONFIG, TODO, cache_env
 from tests.scenarios.angular.browser import free_port
 from tests.scenarios.angular.slot import build_in_slot
 
 TODO_GROUP = "todo-build"
+KEEP_CHILDREN = "todo-keep-children"  # the example with deleteStrategy KEEP_CHILDREN
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,22 @@ _built: dict[str, Built] = {}
 def todo_build(
     angular_template: Path, angular_cache_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Built:
-    if TODO_GROUP not in _built:
+    return _build(TODO_GROUP, angular_cache_dir, tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def todo_keep_children_build(
+    angular_template: Path, angular_cache_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Built:
+    """The example whose ToDoArea.toDoTasks says ``deleteStrategy: KEEP_CHILDREN``; its tests
+    share TODO_GROUP (one worker builds both)."""
+    return _build(KEEP_CHILDREN, angular_cache_dir, tmp_path_factory)
+
+
+def _build(key: str, angular_cache_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
+    if key not in _built:
         port = free_port()
-        project = _todo_project(tmp_path_factory.mktemp("todo-build") / "project", port)
+        project = _todo_project(tmp_path_factory.mktemp(key) / "project", port, key)
         with cache_env(angular_cache_dir):
             outcome = apply(load_config(project / "averos.config.json"))
             assert outcome.summary.success, outcome.summary.failures
@@ -58,17 +72,21 @@ def todo_build(
             served = build_in_slot(
                 ws, cache, lambda copy: build_app(copy, npx="npx", cache=cache, log=log)
             )
-        _built[TODO_GROUP] = Built(project=project, api_port=port, digest=digest, served=served)
-    return _built[TODO_GROUP]
+        _built[key] = Built(project=project, api_port=port, digest=digest, served=served)
+    return _built[key]
 
 
-def _todo_project(project: Path, api_port: int) -> Path:
+def _todo_project(project: Path, api_port: int, key: str = TODO_GROUP) -> Path:
     project.mkdir(parents=True)
     yaml = YAML()
     doc = yaml.load(TODO.read_text(encoding="utf-8"))
     assert doc["enableAuthentication"] is False
     for service in doc["serviceConfigurations"]:
         service["apiPort"] = api_port
+    if key == KEEP_CHILDREN:
+        [area] = [e for e in doc["entities"] if e["name"] == "ToDoArea"]
+        [relation] = [m for m in area["members"] if m.get("memberName") == "toDoTasks"]
+        relation["deleteStrategy"] = "KEEP_CHILDREN"
     with (project / TODO.name).open("w", encoding="utf-8") as f:
         yaml.dump(doc, f)
     config = {**CONFIG, "manifestPath": TODO.name}

@@ -26,7 +26,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from averos_ci.config import load_config
-from averos_ci.execute import apply
+from averos_ci.planning import apply
 from averos_ci.preview import serve_spa
 from averos_ci.preview.build import build_app
 from averos_ci.preview.procs import start, stop, wait_port
@@ -126,6 +126,10 @@ def test_generated_app_in_a_browser_against_its_json_server(
     ws = project / "workspace"
     service = (ws / "src/app/service/book-service.service.ts").read_text()
     assert f"public bookAPI = 'http://127.0.0.1:{api_port}/books';" in service
+    # defaultAuthenticationProvider: the login (beURL) is that provider's backend
+    module = (ws / "src/app/app.module.ts").read_text()
+    assert "// averos-ci: defaultAuthenticationProvider backend" in module
+    assert f"beURL: 'http://127.0.0.1:{api_port}'" in module
     menu = json.loads((ws / "src/assets/menu/menu.default.json").read_text())
     routes = [c["route"] for entry in menu["sideMenu"] for c in entry["children"]]
     assert SHELF_ROUTE in routes and set(BOOK_ROUTES) <= set(routes)  # before: both entities

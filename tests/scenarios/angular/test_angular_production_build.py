@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from averos_ci.config import load_config
-from averos_ci.execute import apply
+from averos_ci.planning import apply
 from tests.conftest import copy_example, unavailable
 from tests.scenarios.angular.applied import ng_build
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from averos_ci.config import load_config
-from averos_ci.execute import apply
+from averos_ci.planning import apply
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 

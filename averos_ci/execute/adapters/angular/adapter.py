@@ -23,13 +23,13 @@ from averos_ci.plan.model import PlanNode
 from averos_ci.plan.sensitive import mask_wire
 
 from ._proc import tool_env
+from .app_edits.member_types import finish_member
 from .driver import journal as journal_mod
 from .driver.client import Driver
 from .edits import Edited
 from .execute_schematic import run_schematic
 from .facts import AngularFacts
 from .mapping import OPERATIONS, Bootstrap, BuiltinEdit, Schematic
-from .member_types import finish_member
 from .options import AngularOptions, cache_root, parse_options
 from .scan import scan
 from .template.bootstrap import BootstrapSpec, create_workspace, install_dependencies

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import authentication, edits, entity_settings, runtime_config
+from . import edits, runtime_config
+from .app_edits import authentication
+from .app_edits import entities as entity_settings
 from .files import Files, exists, source_root
 from .strings import camelize, classify, dasherize
 
@@ -87,8 +89,8 @@ Operation = Schematic | BuiltinEdit | Bootstrap
 
 
 def _use_case_pages(root: Path, args: Args) -> edits.Edited:
-    """After a schematic registered pages: their routes' guard (authentication.py) and the
-    records named by their BusinessID member (entity_settings.py)."""
+    """After a schematic registered pages: their routes' guard (app_edits/authentication.py) and the
+    records named by their BusinessID member (app_edits/entities.py)."""
     opened = authentication.open_routes(root, args)
     named = entity_settings.business_views(root, args)
     return edits.Edited(files={**opened.files, **named.files}, notes=opened.notes + named.notes)

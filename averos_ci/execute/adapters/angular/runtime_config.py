@@ -28,7 +28,11 @@ from typing import Any
 
 from averos_ci.errors import InputError
 
-from . import app_settings, authentication, budgets, entity_keys, entity_settings, unapplied
+from . import unapplied
+from .app_edits import application as app_settings
+from .app_edits import authentication, budgets
+from .app_edits import entities as entity_settings
+from .app_edits import keys as entity_keys
 from .edits import Edited
 from .files import read_text, source_relative
 from .strings import dasherize
@@ -198,7 +202,7 @@ _ID_DECL = re.compile(r"@ID\(\)\s*\n\s*(\w+)!:")
 
 
 def field_mapping(root: Path, args: Mapping[str, Any]) -> Edited:
-    """Each ``fieldKey -> mapTo`` renames the member on the wire (entity_keys.py). A mapping of
+    """Each ``fieldKey -> mapTo`` renames the member on the wire (app_edits/keys.py). A mapping of
     the generated ``@ID() id`` to ``_id`` makes ``_id`` the identifier itself (the one external
     key the runtime knows: ``@AverosEntity`` and ``@ID()`` give it precedence)."""
     ename, name = str(args["ename"]), args.get("name")
@@ -251,7 +255,7 @@ def field_mapping(root: Path, args: Mapping[str, Any]) -> Edited:
 
 def application_settings(root: Path, args: Mapping[str, Any]) -> Edited:
     """``applicationName`` and ``defaultLanguageCode`` are ``ng add`` options (bootstrap);
-    ``enableAuthentication`` decides the entity routes' guard (authentication.py). The app
+    ``enableAuthentication`` decides the entity routes' guard (app_edits/authentication.py). The app
     also gets a reachable default ``beURL`` and production budgets that fit it."""
     login = authentication.application_login(root, args)
     files = {**_default_be_url(root), **budgets.production_budgets(root), **login.files}

@@ -30,8 +30,8 @@ def pairs(value: Any) -> dict[str, Any]:
 
 def application(args: Args) -> list[NotApplied]:
     """``applicationName``, ``defaultLanguageCode`` (ng add options), ``enableAuthentication``
-    (authentication.py), ``description``, ``enableExternalEntityMapping`` and
-    ``defaultAuthenticationProvider`` (app_settings.py) take effect; the provider does not
+    (app_edits/authentication.py), ``description``, ``enableExternalEntityMapping`` and
+    ``defaultAuthenticationProvider`` (app_edits/application.py) take effect; the provider does not
     when the application has no login."""
     if "defaultAuthenticationProvider" in args and args.get("enableAuthentication") is False:
         return [
@@ -44,7 +44,7 @@ def application(args: Args) -> list[NotApplied]:
 
 
 def member_tag(args: Args) -> list[NotApplied]:
-    """ID and BusinessID take effect (entity_settings.py)."""
+    """ID and BusinessID take effect (app_edits/entities.py)."""
     del args
     return []
 
@@ -66,7 +66,7 @@ def delete_strategy(args: Args) -> list[NotApplied]:
 
 
 def field_mapping(args: Args) -> list[NotApplied]:
-    """Every pair takes effect in the entity's service (entity_keys.py)."""
+    """Every pair takes effect in the entity's service (app_edits/keys.py)."""
     del args
     return []
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.execute.adapters.angular import authentication as auth
-from averos_ci.execute.adapters.angular import budgets
 from averos_ci.execute.adapters.angular import runtime_config as rc
+from averos_ci.execute.adapters.angular.app_edits import authentication as auth
+from averos_ci.execute.adapters.angular.app_edits import budgets
 from averos_ci.execute.adapters.angular.edits import Edited
 from tests.conftest import FIXTURES
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from averos_ci.execute.adapters.angular.member_types import member_type
+from averos_ci.execute.adapters.angular.app_edits.member_types import member_type
 
 MODEL = """export class Book {
     @ID()

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .edits import Edited
-from .files import read_text, source_relative
+from ..edits import Edited
+from ..files import read_text, source_relative
 
 NO_LOGIN = (
     "// averos-ci: enableAuthentication is false in the manifest: "

@@ -17,10 +17,10 @@ from typing import Any
 from averos_ci.execute.contracts import ExecutionContext, ExecutionFailure, RuntimeMutation
 from averos_ci.plan.model import PlanNode
 
-from .edits import Edited
-from .files import read_text, source_relative
-from .strings import camelize, dasherize
-from .writes import apply_edit, merge
+from ..edits import Edited
+from ..files import read_text, source_relative
+from ..strings import camelize, dasherize
+from ..writes import apply_edit, merge
 
 # manifest memberType -> its TypeScript type, where the schematic writes ``string`` instead
 TS_TYPES = {"number": "number", "boolean": "boolean"}

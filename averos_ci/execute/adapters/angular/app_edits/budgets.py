@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .files import read_text
+from ..files import read_text
 
 BUDGETS: tuple[dict[str, str], ...] = (
     {"type": "initial", "maximumWarning": "5mb", "maximumError": "8mb"},

@@ -10,7 +10,7 @@ export list has no ``BusinessID``). So:
 
 - ID: ``@ID()`` moves from the generated ``id`` onto the tagged member (routes and service
   calls then carry it), and the service sends it under the backend's identifier key (the
-  former ``@ID()`` member's name) unless a field mapping says otherwise (entity_keys.py);
+  former ``@ID()`` member's name) unless a field mapping says otherwise (app_edits/keys.py);
 - BusinessID: the model says it (``public static businessIdName``) and the use-case pages
   name the record by it where Averos names it (their success and error messages, which the
   1.4.1 templates write with ``.name``);
@@ -28,10 +28,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from . import entity_keys
-from .edits import Edited
-from .files import read_text, source_relative
-from .strings import camelize, dasherize
+from ..edits import Edited
+from ..files import read_text, source_relative
+from ..strings import camelize, dasherize
+from . import keys as entity_keys
 
 RUNTIME = "@wiforge/averos 1.4.1"
 PROOF = "node_modules/@wiforge/averos/fesm2020/wiforge-averos.mjs"

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .files import read_text, source_relative
+from ..files import read_text, source_relative
 
 NO_MAPPING = (
     "// averos-ci: enableExternalEntityMapping is false in the manifest: "

@@ -33,6 +33,13 @@ def projects(
         ProjectsFormat,
         typer.Option("--format", help='text, json, or github-matrix ({"include": [...]}).'),
     ] = ProjectsFormat.TEXT,
+    max_jobs: Annotated[
+        int,
+        typer.Option(
+            help="Most matrix entries (1-256, GitHub's cap); above it an entry is a batch of "
+            "projects (docs/how-to/monorepo.md)."
+        ),
+    ] = 256,
 ) -> int:
     """List the projects (averos.config.json files) of the repository, or the changed ones.
 
@@ -41,5 +48,10 @@ def projects(
     from averos_ci.projects.selection import projects_command
 
     return projects_command(
-        root=root, changed=changed, base=base, head=head, output_format=output_format.value
+        root=root,
+        changed=changed,
+        base=base,
+        head=head,
+        output_format=output_format.value,
+        max_jobs=max_jobs,
     )

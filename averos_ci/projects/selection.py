@@ -9,7 +9,7 @@ from averos_ci.errors import InputError
 from averos_ci.projects.changed import changed_projects
 from averos_ci.projects.discover import discover_projects
 from averos_ci.projects.model import Project
-from averos_ci.projects.output import render, write_step_outputs
+from averos_ci.projects.output import MAX_JOBS, render, write_step_outputs
 
 
 def projects_command(
@@ -19,12 +19,19 @@ def projects_command(
     base: str | None = None,
     head: str = "HEAD",
     output_format: str = "text",
+    max_jobs: int = MAX_JOBS,
 ) -> int:
     """Print the projects (all, or with ``changed`` those the diff touches); under GitHub
-    Actions also write the ``matrix``/``projects``/``count`` step outputs. Exit 0."""
+    Actions also write the ``matrix``/``projects``/``count`` step outputs, the matrix in at
+    most ``max_jobs`` entries. Exit 0."""
+    if not 1 <= max_jobs <= MAX_JOBS:
+        raise InputError(
+            f"--max-jobs must be between 1 and {MAX_JOBS}, not {max_jobs}",
+            hint=f"GitHub Actions runs at most {MAX_JOBS} jobs of one matrix",
+        )
     projects = select_projects(root=root, changed=changed, base=base, head=head)
-    sys.stdout.write(render(projects, output_format))
-    write_step_outputs(projects)
+    sys.stdout.write(render(projects, output_format, max_jobs=max_jobs))
+    write_step_outputs(projects, max_jobs=max_jobs)
     return 0
 
 

@@ -70,8 +70,9 @@ class ConfigFile(BaseModel):
     )
     adapter: StrictStr | None = Field(
         default=None,
-        description="The adapter that executes the nodes: `angular-schematics`, `node-module`, "
-        "`mock` (only when named) or one registered in the `averos_ci.adapters` entry points.",
+        description="The adapter that executes the nodes: a name registered in the "
+        "`averos_ci.adapters` entry points (the built-in adapters: the adapters reference; "
+        "the mock runs only when named).",
     )
     adapter_options: dict[str, Any] | None = Field(
         default=None, description="Object handed to the adapter's factory (per adapter)."
@@ -96,8 +97,8 @@ class ConfigFile(BaseModel):
     )
     averos_version: StrictStr | None = Field(
         default=None,
-        description="Averos's key: the `@wiforge/averos` version the `angular-schematics` "
-        "adapter installs (`adapterOptions.averosVersion` wins).",
+        description="Averos's key: the `@wiforge/averos` version the Angular adapter installs "
+        "(`adapterOptions.averosVersion` wins).",
     )
     local_tgz: StrictStr | None = Field(
         default=None,
@@ -141,7 +142,9 @@ class RunConfig:
     state_path: Path = Path(".averos/state.json")
     checkpoint_path: Path = Path(".averos/checkpoints.json")
     development: bool = False
-    adapter: str = "angular-schematics"  # as Averos; "mock" runs only when named
+    # None: the registry's default (averos_ci.execute.adapters.registry.DEFAULT_ADAPTER),
+    # so the default is said in one place, beside the adapters
+    adapter: str | None = None
     adapter_options: dict[str, Any] = field(default_factory=dict)
     concurrency: int = 1
     listeners: tuple[str, ...] = ()
@@ -157,7 +160,9 @@ class RunConfig:
         """Apply CLI flags (``None`` means "not given"); relative paths resolve against CWD."""
         values = {k: v for k, v in overrides.items() if v is not None}
         if values.get("adapter", self.adapter) != self.adapter:  # e.g. --adapter mock
-            values.setdefault("adapter_options", {})  # the file's options are its adapter's
+            # the file's options are its adapter's (resolve a default first to keep them for
+            # the default: averos_ci.execute.adapters.with_adapter_named)
+            values.setdefault("adapter_options", {})
         for key in ("workspace_root", "manifest_path", "logs_dir", "state_path", "checkpoint_path"):
             if key in values:
                 values[key] = Path(values[key]).resolve()

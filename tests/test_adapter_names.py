@@ -14,21 +14,12 @@ from __future__ import annotations
 import ast
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "averos_ci"
 HOME = PACKAGE / "execute" / "adapters"
-
-# Files of another change of this round that still spell a name (issue 36): each is checked
-# to still offend, so the set empties as they are fixed — the lead empties it at merge.
-KNOWN: Mapping[str, str] = {
-    "averos_ci/config.py": "the default adapter and the field's description",
-    "averos_ci/cli/init.py": "the default adapter of `init`",
-    "averos_ci/onboard/init.py": "the default adapter of `init`",
-    "averos_ci/manifest/rules/references.py": "a hint naming the Angular adapter",
-}
 
 
 def adapter_names() -> list[str]:
@@ -84,10 +75,7 @@ def test_the_names_are_the_registered_ones() -> None:
 
 def test_no_adapter_name_outside_its_folder() -> None:
     found = offenders(PACKAGE, adapter_names())
-    new = {path: hits for path, hits in found.items() if path not in KNOWN}
-    assert not new, f"adapter names outside execute/adapters/: {new}"
-    fixed = sorted(set(KNOWN) - set(found))
-    assert not fixed, f"no longer offending, remove from KNOWN: {fixed}"
+    assert not found, f"adapter names outside execute/adapters/: {found}"
 
 
 def test_a_planted_name_fails(tmp_path: Path) -> None:

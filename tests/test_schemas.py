@@ -9,8 +9,8 @@ from types import ModuleType
 import pytest
 
 from averos_ci.config import load_config
+from averos_ci.execute.adapters.identity import execution_identity
 from averos_ci.plan import compute_plan
-from averos_ci.plan.identity import execution_identity
 from averos_ci.schemas import HERE, generated, render
 from tests.conftest import EXAMPLE_DIR, unavailable
 

@@ -135,6 +135,15 @@ def plain_validate(args: list[str]) -> dict[str, Any] | None:
     }
 
 
+def manifest_paths(paths: list[Path], config: Path | None) -> list[Path]:
+    """The files ``validate`` checks: those named, else the config's ``manifestPath``."""
+    if paths:
+        return paths
+    from averos_ci.config import load_config
+
+    return [load_config(config).manifest_path]
+
+
 def _validate(options: dict[str, Any]) -> int:
     """``averos-ci validate`` without click: what averos_ci/cli/validate.py does."""
     from pathlib import Path
@@ -148,8 +157,7 @@ def _validate(options: dict[str, Any]) -> int:
             output_format = "github" if github else "text"
         config: Path | None = Path(options["config"]) if options["config"] else None
         return validate_paths(
-            [Path(p) for p in options["paths"]],
-            config=config,
+            manifest_paths([Path(p) for p in options["paths"]], config),
             output_format=output_format,
             max_bytes=options["max_bytes"],
         )

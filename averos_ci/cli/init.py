@@ -26,8 +26,9 @@ def init(
         ),
     ] = None,
     adapter: Annotated[
-        str, typer.Option(help="Adapter of a new averos.config.json.")
-    ] = "angular-schematics",
+        str | None,
+        typer.Option(help="Adapter of a new averos.config.json (default: the Angular adapter)."),
+    ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show the files (content or diff); write nothing.")
     ] = False,

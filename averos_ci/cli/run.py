@@ -79,10 +79,11 @@ def run(
     from averos_ci.config import load_config
     from averos_ci.config_check import check_config
     from averos_ci.errors import Interrupted, RunFailed
+    from averos_ci.execute.adapters import with_adapter_named
     from averos_ci.execute.hints import run_failure_hint
     from averos_ci.planning import apply
 
-    cfg = load_config(config, required=config is not None).with_overrides(
+    cfg = with_adapter_named(load_config(config, required=config is not None)).with_overrides(
         adapter=adapter, mode=RunMode(mode) if mode else None, timeout_ms=timeout_ms,
         max_attempts=max_attempts, concurrency=concurrency, manifest_path=manifest,
         state_path=state,

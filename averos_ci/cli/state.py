@@ -41,7 +41,7 @@ def reset(
     state: Annotated[Path | None, typer.Option(help="Overrides statePath.")] = None,
 ) -> int:
     """Start over from an empty state (the file is kept aside as a backup)."""
-    from averos_ci.state.commands import reset_state
+    from averos_ci.stateops.local import reset_state
 
     print(reset_state(_config(config, state)).message)
     return 0
@@ -56,7 +56,7 @@ def adopt(
     ] = None,
 ) -> int:
     """Record ADAPTER as the producer of the state and re-fingerprint the workspace."""
-    from averos_ci.state.commands import adopt_state
+    from averos_ci.stateops.local import adopt_state
 
     print(adopt_state(_config(config, state), adapter=adapter).message)
     return 0
@@ -84,8 +84,8 @@ def drift(
     import sys
 
     from averos_ci.errors import ExitCode
-    from averos_ci.state.commands import drift_report
     from averos_ci.state.drift import render_drift
+    from averos_ci.stateops.local import drift_report
 
     report = drift_report(_config(config, state))  # errors keep their codes (2, 3)
     sys.stdout.write(render_drift(report, output_format.value))

@@ -41,11 +41,14 @@ def validate(
     ] = None,
 ) -> int:
     """Validate Averos manifests. Exit 0 when valid (warnings allowed), 2 when invalid."""
+    from averos_ci.cli import manifest_paths
     from averos_ci.manifest.validate import validate_paths
 
     if output_format is None:
         github = os.environ.get("GITHUB_ACTIONS") == "true"
         output_format = OutputFormat.GITHUB if github else OutputFormat.TEXT
     return validate_paths(
-        paths or [], config=config, output_format=output_format.value, max_bytes=max_bytes
+        manifest_paths(paths or [], config),
+        output_format=output_format.value,
+        max_bytes=max_bytes,
     )

@@ -188,7 +188,7 @@ def _summary_line(event: RunnerCompleted) -> str:
     return f"{line}\n{event.interrupted}" if event.interrupted else line
 
 
-def next_step_line(*, adapter: str, workspace_root: Path, config: Path | None) -> str | None:
+def next_step_line(*, adapter: str | None, workspace_root: Path, config: Path | None) -> str | None:
     """The last line of a successful run: the adapter's own (its ``next_step``, e.g. where
     the generated application is and the command that shows it running)."""
     return next_step(adapter, workspace_root=workspace_root, config=config)

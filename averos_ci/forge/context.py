@@ -14,10 +14,7 @@ from averos_ci.config import CONFIG_FILE_NAME, RunConfig, load_config
 from averos_ci.forge.actions_env import ActionsEnv, StepReport, annotate
 from averos_ci.forge.api import GitHubClient
 from averos_ci.forge.settings import GitHubSettings, load_settings
-from averos_ci.planning import LoadedState, Planned, plan_project
 from averos_ci.policy.settings import PolicySettings
-from averos_ci.state import AppliedState
-from averos_ci.statebranch.project_state import BranchState
 from averos_ci.statebranch.state_branch import StateBranch, open_repo
 
 
@@ -57,28 +54,6 @@ class FlowContext:
             branch=name,
             token=self.env.token,
             server_url=self.env.server_url,
-        )
-
-    def load_state(self, sb: StateBranch, tip: str | None) -> AppliedState | None:
-        """Compatibility shim: use :class:`~averos_ci.statebranch.project_state.BranchState`."""
-        return BranchState(sb, tip, self.project).load()
-
-    def plan_state(
-        self,
-        sb: StateBranch,
-        state: AppliedState | None,
-        *,
-        manifest_path: Path | None = None,
-        fatal: bool = True,
-    ) -> Planned:
-        """Compatibility shim until the last caller (review.merge_group) plans through
-        :func:`averos_ci.planning.plan_project` with a ``BranchState``."""
-        return plan_project(
-            self.config,
-            LoadedState(state, f"{sb.branch}:{self.project}/state.json"),
-            code_patch="off",
-            manifest_path=manifest_path,
-            fatal=fatal,
         )
 
     def close(self) -> None:

@@ -21,10 +21,12 @@ from averos_ci.errors import AverosCIError, ExitCode
 from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import EventError, MergeGroupEvent
 from averos_ci.plan import ExecutionPlan
+from averos_ci.planning import plan_project
 from averos_ci.review.merge_group import fetch_base, group_approval, group_pulls
 from averos_ci.review.plan_status import fail_plan_status, failure_reason
 from averos_ci.review.project_status import set_project_status
 from averos_ci.review.trust import trust_base
+from averos_ci.statebranch.project_state import BranchState
 
 
 class MergeGroupRefused(AverosCIError):
@@ -83,7 +85,9 @@ def check_merge_group(ctx: FlowContext, event: MergeGroupEvent) -> MergeGroupOut
 def _check(ctx: FlowContext, head: str, base: str, head_ref: str) -> MergeGroupOutcome:
     sb = ctx.state_branch()
     tip = sb.fetch()
-    planned = ctx.plan_state(sb, ctx.load_state(sb, tip)).planned
+    planned = plan_project(
+        ctx.config, BranchState(sb, tip, ctx.project), code_patch="off", fatal=True
+    ).planned
     for warning in planned.warnings:
         annotate("warning", warning)
     plan, short = planned.plan, planned.plan.plan_hash[:12]

@@ -253,19 +253,15 @@ _LEAVES = frozenset(
 def validate_paths(
     paths: list[Path],
     *,
-    config: Path | None = None,
     output_format: str = "text",
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> int:
-    """Validate files, print the findings in ``output_format``; return the exit code (0 / 2)."""
+    """Validate files, print the findings in ``output_format``; return the exit code (0 / 2).
+    Which files when none is named (the config's ``manifestPath``) is the front's choice."""
     import sys
 
     from averos_ci.manifest.issues import format_github, format_json, format_text
 
-    if not paths:
-        from averos_ci.config import load_config
-
-        paths = [load_config(config).manifest_path]
     issues: list[Issue] = []
     for path in paths:
         issues.extend(validate_file(path, max_bytes=max_bytes, normalized=False).issues)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
 from averos_ci.config import CONFIG_FILE_NAME
+from averos_ci.execute.adapters.registry import adapter_name
 from averos_ci.onboard import precommit
 from averos_ci.onboard.checklist import settings_checklist
 from averos_ci.onboard.pins import RELEASE_TAG, action_repository
@@ -86,7 +87,7 @@ def init_repository(
     *,
     branch: str | None = None,
     action_repo: str | None = None,
-    adapter: str = "angular-schematics",
+    adapter: str | None = None,
     dry_run: bool = False,
     force: bool = False,
 ) -> InitResult:
@@ -97,7 +98,7 @@ def init_repository(
     configs = [p.config for p in discover_projects(root)]
     if not configs:
         configs = [CONFIG_FILE_NAME]
-        wanted[CONFIG_FILE_NAME] = _starter_config(adapter)
+        wanted[CONFIG_FILE_NAME] = _starter_config(adapter_name(adapter))
         if not (root / MANIFEST_NAME).exists():
             wanted[MANIFEST_NAME] = STARTER_MANIFEST
     names = MONOREPO if len(configs) > 1 else SINGLE

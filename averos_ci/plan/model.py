@@ -11,8 +11,8 @@ from typing_extensions import TypedDict
 
 from averos_ci._model import WireModel
 
-# canonical_json's home is plan.canonical; re-exported until statebranch.keep and
-# stateops.rollback import it from there
+# canonical_json's home is plan.canonical; re-exported until statebranch.keep imports it
+# from there
 from averos_ci.plan.canonical import canonical_json as canonical_json
 
 PLAN_FORMAT_VERSION = 2  # 2: attribute-level changes in every diff entry
@@ -153,7 +153,7 @@ class ExecutionPlan(WireModel):
     counts: PlanCounts
     diff: PlanDiff
     nodes: tuple[PlanNode, ...]
-    execution: dict[str, Any] | None = None  # what runs it (averos_ci.plan.identity)
+    execution: dict[str, Any] | None = None  # what runs it (averos_ci.execute.adapters.identity)
     # drift repair: unchanged node id -> generated files found missing (re-run, idempotently)
     repair: dict[str, tuple[str, ...]] = Field(default_factory=dict, exclude_if=lambda v: not v)
     # the code change (averos_ci.plan.patch), when the adapter regenerates: part of the planHash

@@ -57,8 +57,8 @@ def compute_plan(
     """Load + validate the manifest (raises ManifestInvalid, exit 2) and plan it against state.
 
     ``execution``: the execution settings the plan's identity covers
-    (:func:`averos_ci.plan.identity.execution_identity`). ``repair``: node id -> generated
-    files found missing (drift); those nodes are re-run."""
+    (:func:`averos_ci.execute.adapters.identity.execution_identity`). ``repair``: node id ->
+    generated files found missing (drift); those nodes are re-run."""
     from averos_ci.manifest import format_text
     from averos_ci.manifest.validate import load_manifest
 

@@ -24,6 +24,7 @@ from averos_ci.review.outdated import PLAN_COMMAND, is_outdated
 from averos_ci.review.pins import comment_is_approval, pin_refusal, plain_review_refusal
 from averos_ci.review.records import HeadFacts
 from averos_ci.state.model import state_hash
+from averos_ci.statebranch.project_state import BranchState
 
 
 def event_refusal(
@@ -148,7 +149,7 @@ def _review_refusal(
         return Refusal(f"outdated: {refusal.reason}", refusal.hint)
     if meta.base_state is not None:
         sb = ctx.state_branch()
-        now = state_hash(ctx.load_state(sb, sb.fetch()))
+        now = state_hash(BranchState(sb, sb.fetch(), ctx.project).load())
         if now != meta.base_state:
             return Refusal(
                 "outdated: the state changed since the plan was computed (another apply "

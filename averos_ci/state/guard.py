@@ -76,7 +76,7 @@ def plan_on_base(
     manifest_path: Path,
     state: AppliedState | None,
     state_path: str | Path,
-    adapter: str,
+    adapter: str | None,
     workspace_root: Path,
     fatal: bool = True,
     max_bytes: int | None = None,
@@ -86,8 +86,11 @@ def plan_on_base(
 
     ``fatal``: raise :class:`~averos_ci.state.drift.WorkspaceMismatch` when the workspace
     lacks the application (executing paths); plan-only paths report it instead.
+    ``adapter``: the adapter that will run; ``None``: the one ``execution`` names (the plan's
+    identity names the adapter its config resolves to; this floor knows no adapter).
     """
-    warning = check_adapter(state, adapter, state_path=state_path)
+    name = adapter or str((execution or {}).get("adapter", ""))
+    warning = check_adapter(state, name, state_path=state_path)
     drift = detect_drift(state, workspace_root, state_path=state_path)
     if drift is not None and drift.absent is not None and fatal:
         raise drift.error()

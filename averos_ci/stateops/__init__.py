@@ -1,7 +1,8 @@
-"""The operator commands on the state branch (``averos-ci state show|abandon|rollback``), run
-from a local clone: their target (:mod:`.target`: the branch and project a config's ``github``
-settings name), the read-only view (:mod:`.show`), the one-commit writing operation
-(:mod:`.operation`: abandon) and the rollback (:mod:`.rollback`).
+"""The operator commands on the state (``averos-ci state …``, ``averos-ci drift``). On the
+state branch, run from a local clone: their target (:mod:`.target`: the branch and project a
+config's ``github`` settings name), the read-only view (:mod:`.show`), the one-commit writing
+operation (:mod:`.operation`: abandon) and the rollback (:mod:`.rollback`). On the local state
+file: reset, adopt and drift (:mod:`.local`).
 
 Above :mod:`averos_ci.forge` (the settings) and :mod:`averos_ci.statebranch` (the store),
 below :mod:`averos_ci.cli`.

@@ -15,14 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci._fs import atomic_write_text
-from averos_ci.plan.model import ExecutionPlan, canonical_json
+from averos_ci.plan.canonical import canonical_json
+from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.render import render_text
 from averos_ci.plan.review import plain
+from averos_ci.planning import LoadedState, plan_project
 from averos_ci.state.drift import DriftReport, render_drift
 from averos_ci.state.model import AppliedState
 from averos_ci.state.store import parse_state
 from averos_ci.statebranch.claim import RUNS
-from averos_ci.statebranch.planning import plan_state
 from averos_ci.stateops.operation import (
     NothingToDo,
     OpResult,
@@ -173,11 +174,10 @@ def _plan(target: StateTarget, view: StateView, to: str) -> RollbackPlan:
         )
     rolled = AppliedState.model_validate({**old.to_wire(), "serial": current.serial + 1})
     config = target.config
-    base = plan_state(
-        config=config,
-        state=rolled,
-        state_path=f"{sb.branch}:{project}/state.json (rolled back)",
-        fatal=False,  # a missing application is reported, as `plan` does
+    base = plan_project(
+        config,
+        LoadedState(rolled, f"{sb.branch}:{project}/state.json (rolled back)"),
+        code_patch="off",  # fatal=False: a missing application is reported, as `plan` does
     )
     return RollbackPlan(
         project=project,

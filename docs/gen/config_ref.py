@@ -122,8 +122,10 @@ def _rows(rows: list[Key]) -> list[str]:
 
 def config_keys() -> list[Key]:
     from averos_ci.config import ConfigFile, RunConfig
+    from averos_ci.execute.adapters.registry import adapter_name
 
     defaults = {f.name: _field_default(f) for f in dataclasses.fields(RunConfig)}
+    defaults["adapter"] = adapter_name(defaults["adapter"])  # the registry says the default
     return keys(ConfigFile, defaults=defaults)
 
 

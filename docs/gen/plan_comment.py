@@ -16,7 +16,7 @@ HEAD_SHA = "4b2c1d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c"
 
 def example_plan() -> Any:
     from averos_ci.config import load_config
-    from averos_ci.plan.identity import execution_identity
+    from averos_ci.execute.adapters.identity import execution_identity
     from averos_ci.plan.planner import compute_plan
 
     config = load_config(EXAMPLE / "averos.config.json")

@@ -9,8 +9,8 @@ import pytest
 
 from averos_ci.cli import run_cli
 from averos_ci.config import default_config
+from averos_ci.execute.adapters.identity import execution_identity
 from averos_ci.plan import compute_plan
-from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.planner import sha256_json
 from averos_ci.state import AppliedState, FileStateStore
 from tests.conftest import copy_example

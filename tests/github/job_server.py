@@ -196,7 +196,6 @@ PRELOAD = (
     "averos_ci.statebranch.history",
     "averos_ci.statebranch.keep",
     "averos_ci.statebranch.landing",
-    "averos_ci.statebranch.planning",
     "averos_ci.statebranch.progress",
     "averos_ci.statebranch.project_state",
     "averos_ci.statebranch.restore",

@@ -17,8 +17,8 @@ import pytest
 
 from averos_ci.cli import run_cli
 from averos_ci.config import default_config
+from averos_ci.execute.adapters.identity import execution_identity
 from averos_ci.plan import ExecutionPlan
-from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.render import render_markdown, render_text
 from averos_ci.state import FileStateStore
 from tests.plan.plan_samples import applied, golden_raw, plan_of

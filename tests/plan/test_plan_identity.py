@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from averos_ci.config import RunConfig, default_config
+from averos_ci.execute.adapters.identity import execution_identity
 from averos_ci.plan import ExecutionPlan, canonical_json, compute_plan
-from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.render import RENDERERS, render_json
 from averos_ci.state import AppliedState, state_hash
 from tests.conftest import GOLDEN_MANIFEST

@@ -16,6 +16,7 @@ import pytest
 
 from averos_ci.cli import run_cli
 from averos_ci.config import load_config
+from averos_ci.execute.adapters.identity import execution_identity
 from averos_ci.execute.contracts import (
     ExecutionContext,
     ExecutionFailure,
@@ -23,7 +24,6 @@ from averos_ci.execute.contracts import (
     ExecutionState,
     RuntimeMutation,
 )
-from averos_ci.plan.identity import execution_identity
 from averos_ci.plan.model import PlanNode
 from averos_ci.plan.planner import compute_plan
 from averos_ci.plan.render import render_json, render_markdown, render_text

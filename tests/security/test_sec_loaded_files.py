@@ -18,9 +18,9 @@ from types import SimpleNamespace
 import pytest
 
 from averos_ci.config import RunConfig, default_config
+from averos_ci.execute.adapters.identity import execution_identity
 from averos_ci.plan import compute_plan
 from averos_ci.plan.execution_diff import execution_changes
-from averos_ci.plan.identity import execution_identity
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import World, git, make_world
 from tests.plan.plan_samples import EXAMPLE_MANIFEST

@@ -14,7 +14,7 @@ import pytest
 
 from averos_ci.errors import StateError
 from averos_ci.plan import plan_manifest
-from averos_ci.plan.model import canonical_json
+from averos_ci.plan.canonical import canonical_json
 from averos_ci.plan.planner import sha256_json
 from averos_ci.state import (
     STATE_FORMAT_VERSION,

@@ -7,6 +7,7 @@ Each function here asks the configured adapter one of its hooks
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,9 +15,11 @@ from averos_ci.errors import AverosCIError
 from averos_ci.execute.adapters._options import AdapterOptionsError
 from averos_ci.execute.adapters.contract import AdapterBase, NodeToolchain, Reader
 from averos_ci.execute.adapters.registry import (
+    DEFAULT_ADAPTER,
     ENTRY_POINT_GROUP,
     UnknownAdapter,
     adapter_factory,
+    adapter_name,
     available_adapters,
     class_fact,
     class_hook,
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
     from averos_ci.config import RunConfig
 
 __all__ = [
+    "DEFAULT_ADAPTER",
     "ENTRY_POINT_GROUP",
     "AdapterBase",
     "AdapterOptionsError",
@@ -37,6 +41,7 @@ __all__ = [
     "UnknownAdapter",
     "adapter_factory",
     "adapter_generates",
+    "adapter_name",
     "adapter_notice",
     "adapter_options",
     "available_adapters",
@@ -46,6 +51,7 @@ __all__ = [
     "next_step",
     "node_toolchain",
     "predict_not_applied",
+    "with_adapter_named",
 ]
 
 
@@ -56,14 +62,20 @@ def adapter_options(config: RunConfig) -> dict[str, Any]:
     return dict(hook(dict(config.adapter_options), config))
 
 
-def identity_options(name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+def with_adapter_named(config: RunConfig) -> RunConfig:
+    """``config`` naming the adapter that runs (a config naming none runs the default): what
+    an ``--adapter`` override is compared with, so the file's options stay with their adapter."""
+    return replace(config, adapter=adapter_name(config.adapter))
+
+
+def identity_options(name: str | None, options: Mapping[str, Any]) -> dict[str, Any]:
     """The part of ``options`` that changes what adapter ``name`` produces: what a plan's
     identity (and so an approval) covers (its ``identity_options``; default: all)."""
     return dict(class_hook(name, "identity_options")(dict(options)))
 
 
 def loaded_files(
-    name: str, options: Mapping[str, Any], *, base_dir: Path, read: Reader
+    name: str | None, options: Mapping[str, Any], *, base_dir: Path, read: Reader
 ) -> dict[str, str]:
     """The repository files adapter ``name`` loads and runs, by content (its
     ``loaded_files``), read through ``read``."""
@@ -71,7 +83,7 @@ def loaded_files(
 
 
 def predict_not_applied(
-    name: str, options: Mapping[str, Any], nodes: Iterable[PlanNode]
+    name: str | None, options: Mapping[str, Any], nodes: Iterable[PlanNode]
 ) -> list[tuple[str, NotApplied]]:
     """(node id, setting) pairs adapter ``name`` says will not take effect: its optional
     ``not_applied(node)`` method. An adapter that cannot be built here predicts nothing (the
@@ -90,18 +102,18 @@ def adapter_notice(adapter: object) -> str | None:
     return notice if isinstance(notice, str) else None
 
 
-def adapter_generates(name: str) -> bool:
+def adapter_generates(name: str | None) -> bool:
     """Whether runs of adapter ``name`` write an application (its ``generates``)."""
     return bool(class_fact(name, "generates"))
 
 
-def next_step(name: str, *, workspace_root: Path, config: Path | None) -> str | None:
+def next_step(name: str | None, *, workspace_root: Path, config: Path | None) -> str | None:
     """Adapter ``name``'s last console line after a successful run (its ``next_step``)."""
     found = class_hook(name, "next_step")(workspace_root=workspace_root, config=config)
     return found if isinstance(found, str) else None
 
 
-def node_toolchain(name: str, options: Mapping[str, Any]) -> NodeToolchain | None:
+def node_toolchain(name: str | None, options: Mapping[str, Any]) -> NodeToolchain | None:
     """The Node.js toolchain adapter ``name`` uses with ``options`` (its ``node_toolchain``)."""
     found = class_hook(name, "node_toolchain")(dict(options))
     return found if isinstance(found, NodeToolchain) else None

@@ -19,7 +19,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from averos_ci.execute.adapters import adapter_options, identity_options, loaded_files
+from averos_ci.execute.adapters import (
+    adapter_name,
+    adapter_options,
+    identity_options,
+    loaded_files,
+)
 from averos_ci.execute.adapters.contract import Reader
 from averos_ci.plan.loaded_files import disk_reader, listener_files
 
@@ -38,9 +43,10 @@ def execution_identity(
     ``root`` (default: the config's folder) and ``read`` (default: its files on disk): where
     the loaded files are looked for and read — another commit's files for the base branch."""
     # the effective options (averosVersion, localTgz … completed from the config)
-    options = identity_options(config.adapter, adapter_options(config))
+    name = adapter_name(config.adapter)
+    options = identity_options(name, adapter_options(config))
     identity: dict[str, Any] = {
-        "adapter": config.adapter,
+        "adapter": name,
         "adapterOptions": {k: portable(v, config.base_dir) for k, v in options.items()},
         "workspaceRoot": _relative(config.workspace_root, config.base_dir),
         "development": config.development,
@@ -49,7 +55,7 @@ def execution_identity(
     root = root or config.base_dir
     read = read or disk_reader(root)
     loaded = listener_files(config.listeners, root=root, read=read)
-    loaded |= loaded_files(config.adapter, options, base_dir=config.base_dir, read=read)
+    loaded |= loaded_files(name, options, base_dir=config.base_dir, read=read)
     if loaded:  # only then: plans that load no such file keep their hashes
         identity["loadedFiles"] = dict(sorted(loaded.items()))
     if config.sensitive:  # only then: plans without added rules keep their hashes

@@ -20,6 +20,8 @@ from averos_ci.execute.adapters.contract import AdapterBase
 from averos_ci.execute.contracts import AdapterFactory, ExecutionAdapter
 
 ENTRY_POINT_GROUP = "averos_ci.adapters"
+# The adapter a config that names none runs (as Averos): the one place the default is said.
+DEFAULT_ADAPTER = "angular-schematics"
 
 
 class UnknownAdapter(InputError):
@@ -43,9 +45,17 @@ def available_adapters() -> list[str]:
     return sorted(_entry_points())
 
 
-def adapter_factory(name: str) -> AdapterFactory:
-    """The factory entry point ``name`` names; an unknown name is an :class:`UnknownAdapter`
-    saying the closest known one, a factory that cannot be imported an InputError."""
+def adapter_name(name: str | None) -> str:
+    """The adapter that runs for a config's ``adapter``: ``None`` (the config names none) is
+    :data:`DEFAULT_ADAPTER`."""
+    return DEFAULT_ADAPTER if name is None else name
+
+
+def adapter_factory(name: str | None) -> AdapterFactory:
+    """The factory entry point ``name`` names (``None``: the default adapter's); an unknown
+    name is an :class:`UnknownAdapter` saying the closest known one, a factory that cannot be
+    imported an InputError."""
+    name = adapter_name(name)
     eps = _entry_points()
     if name not in eps:
         near = suggest(name, eps)
@@ -63,15 +73,16 @@ def adapter_factory(name: str) -> AdapterFactory:
     return factory
 
 
-def get_adapter(name: str, options: Mapping[str, Any] | None = None) -> ExecutionAdapter:
-    """Build adapter ``name`` from its ``adapterOptions``; unknown names are an InputError."""
+def get_adapter(name: str | None, options: Mapping[str, Any] | None = None) -> ExecutionAdapter:
+    """Build adapter ``name`` (``None``: the default) from its ``adapterOptions``; unknown
+    names are an InputError."""
     adapter = adapter_factory(name)(dict(options or {}))
     if not isinstance(adapter, ExecutionAdapter):
-        raise ConfigError(f"adapter {name!r} does not implement ExecutionAdapter")
+        raise ConfigError(f"adapter {adapter_name(name)!r} does not implement ExecutionAdapter")
     return adapter
 
 
-def class_hook(name: str, hook: str) -> Any:
+def class_hook(name: str | None, hook: str) -> Any:
     """Class-level hook ``hook`` of adapter ``name`` (an :class:`AdapterBase` method name):
     the factory's own, else the default. An adapter that cannot be loaded here has the
     defaults (the run says why it cannot be built)."""
@@ -83,7 +94,7 @@ def class_hook(name: str, hook: str) -> Any:
     return found if callable(found) else getattr(AdapterBase, hook)
 
 
-def class_fact(name: str, fact: str) -> Any:
+def class_fact(name: str | None, fact: str) -> Any:
     """Class-level value ``fact`` of adapter ``name`` (e.g. ``generates``), else the default."""
     try:
         factory: Any = adapter_factory(name)

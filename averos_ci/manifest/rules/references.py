@@ -39,8 +39,7 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
                     "CON-16",
                     f"the Averos 1.4 schematic names this member {derived!r}, not {m.memberName!r}",
                     (*at, "memberName"),
-                    hint=f"use memberName: {derived} (the angular-schematics adapter refuses "
-                    "other names)",
+                    hint=f"use memberName: {derived} (the Angular adapter refuses other names)",
                 )
         if not is_simple(m) and m.fename not in entities:
             r.error(

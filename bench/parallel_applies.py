@@ -1,16 +1,21 @@
-"""Benchmark: N applies of N different projects started at once against one bare origin.
+"""Benchmark: N and 2N applies of as many projects started at once against one bare origin.
 
-A repository of N projects (`apps/pNN`, mock adapter) on a fake GitHub API on 127.0.0.1;
+A repository of 2N projects (`apps/pNN`, mock adapter) on a fake GitHub API on 127.0.0.1;
 one pull request adds them all; every project is planned and approved (matrix jobs), the PR
-is merged, then the N apply jobs (`averos-ci github auto --config apps/pNN/averos.config.json`,
-each in its own fresh checkout, as separate processes) start together. Each round starts from
-an empty state branch. Prints per round: landed jobs, rejected pushes re-applied on a moved
-tip (retries), re-plans, wall time from start to the last job; then the medians. Checks that
+is merged. Then each round applies, from an empty state branch, the first N projects and then
+all 2N: the apply jobs (`averos-ci github auto --config apps/pNN/averos.config.json`, each in
+its own fresh checkout, as separate processes) start together. Prints per round and size:
+landed jobs, rejected pushes re-applied on a moved tip (retries), re-plans, wall time from
+start to the last job; then the medians and the wall-time ratio 2N / N (the median of the
+per-round ratios: both sizes of a round run a minute apart, under the same load). Checks that
 nothing was lost: every project's state.json on the final tip, serial 1, no claim left.
 
-Target (bench/_targets.py; exit 1 when it misses): every apply lands (median of rounds).
+Targets (bench/_targets.py; exit 1 when one misses): every apply lands at both sizes, and
+the wall time of 100 is at most 2.2x that of 50 (no worse than linear growth).
 
-    python bench/parallel_applies.py [--projects 20] [--runs 3] [--quick] [--targets-scale X]
+    python bench/parallel_applies.py [--projects 50] [--runs 1] [--quick] [--targets-scale X]
+
+--projects N: the smaller size (the larger is 2N); --quick: 3 and 6 projects, 1 round.
 
 The settings can be varied: --backoff 0.5 --backoff-max 15 (github.pushBackoffSeconds,
 github.pushBackoffMaxSeconds) and --progress-interval 0 (github.progressIntervalSeconds; 0, the
@@ -71,8 +76,8 @@ def one_round(mono: Monorepo, merge: str, names: list[str]) -> tuple[int, int, i
 def main() -> int:
     own_git_identity()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--projects", type=int, default=None, help="20 (quick: 6)")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--projects", type=int, default=None, help="50 (quick: 3); and twice")
+    parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--backoff", type=float, default=None, help="github.pushBackoffSeconds")
     parser.add_argument("--backoff-max", type=float, default=None)
     parser.add_argument(
@@ -82,11 +87,12 @@ def main() -> int:
         help="github.progressIntervalSeconds (default 0: a push after every node, the most "
         "contention)",
     )
-    parser.add_argument("--quick", action="store_true", help="6 projects, 1 round")
+    parser.add_argument("--quick", action="store_true", help="3 and 6 projects, 1 round")
     add_arguments(parser)
     args = parser.parse_args()
     figures = Figures("parallel_applies", quick=args.quick, scale=args.targets_scale)
-    count = args.projects or (6 if args.quick else 20)
+    small = args.projects or (3 if args.quick else 50)
+    sizes = (small, 2 * small)
     runs = 1 if args.quick else args.runs
     github: dict[str, float] = {"progressIntervalSeconds": args.progress_interval}
     if args.backoff is not None:
@@ -97,36 +103,48 @@ def main() -> int:
     server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
     server.start()
     tmp = Path(tempfile.mkdtemp(prefix="averos-bench-parallel-"))
+    rounds: dict[int, list[tuple[int, int, int, float, float]]] = {n: [] for n in sizes}
     try:
         mono = make_monorepo(tmp, FakeGitHub(server), github=github)
-        names = [project_name(i) for i in range(count)]
+        names = [project_name(i) for i in range(sizes[1])]
         files: dict[str, str] = {}
-        for i in range(count):
+        for i in range(sizes[1]):
             files.update(mono.project_files(i))
         head = mono.open_pr(1, "apps", files)
         mono.plan_and_approve(1, head, names)
         merge = mono.merge(1, "apps")
-        rounds = []
         for n in range(runs):
-            landed, retries, replans, wall, slept = one_round(mono, merge, names)
-            rounds.append((landed, retries, replans, wall, slept))
-            print(
-                f"round {n + 1}: landed {landed}/{count}, retries {retries}, "
-                f"re-plans {replans}, wall {wall:.2f} s, back-off {slept:.2f} s per job"
-            )
+            for count in sizes:
+                landed, retries, replans, wall, slept = one_round(mono, merge, names[:count])
+                rounds[count].append((landed, retries, replans, wall, slept))
+                print(
+                    f"round {n + 1}, {count} projects: landed {landed}/{count}, retries "
+                    f"{retries}, re-plans {replans}, wall {wall:.2f} s, back-off {slept:.2f} s "
+                    "per job",
+                    flush=True,
+                )
     finally:
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
-    landed_m = statistics.median(r[0] for r in rounds)
-    print(f"projects: {count}, rounds: {runs}, settings: {github or 'defaults'}")
-    print(f"landed (median): {landed_m:g}/{count}")
-    print(f"retries (median): {statistics.median(r[1] for r in rounds):g}")
-    print(f"re-plans (median): {statistics.median(r[2] for r in rounds):g}")
-    slept_m = statistics.median(r[4] for r in rounds)
-    print(f"back-off waited per job (median): {slept_m:.2f} s")
-    wall_m = statistics.median(r[3] for r in rounds)
-    print(f"wall time (median): {wall_m:.2f} s ({wall_m / count:.2f} s per project)")
-    figures.check("parallel_applies.landed_share", landed_m / count)
+    print(f"sizes: {sizes[0]} and {sizes[1]}, rounds: {runs}, settings: {github or 'defaults'}")
+    shares = []
+    for count, rs in rounds.items():
+        landed_m = statistics.median(r[0] for r in rs)
+        shares.append(landed_m / count)
+        wall_m = statistics.median(r[3] for r in rs)
+        print(
+            f"{count} projects: landed (median) {landed_m:g}/{count}, retries "
+            f"{statistics.median(r[1] for r in rs):g}, re-plans "
+            f"{statistics.median(r[2] for r in rs):g}, back-off per job "
+            f"{statistics.median(r[4] for r in rs):.2f} s, wall {wall_m:.2f} s "
+            f"({wall_m / count:.2f} s per project)"
+        )
+    ratio = statistics.median(
+        big[3] / one[3] for one, big in zip(rounds[sizes[0]], rounds[sizes[1]], strict=True)
+    )
+    print(f"wall time {sizes[1]} / {sizes[0]} (median of rounds): {ratio:.2f}x")
+    figures.check("parallel_applies.landed_share", min(shares))
+    figures.check("parallel_applies.wall_ratio", ratio)
     return figures.exit_code()
 
 

@@ -6,7 +6,8 @@
   and found again on the search page (read back through them);
 - ``deleteStrategy: DELETE_CHILDREN``: deleting a ToDoArea deletes its tasks first;
   ``KEEP_CHILDREN`` (a variant of the example) keeps them;
-- ``memberTag: BusinessID``: the delete message names the area by its ``title``.
+- ``memberTag: ID`` / ``BusinessID``: an area created on its page is sent with its
+  ``areaId`` as the backend's ``id``, and the message names it by its ``title``.
 
 The builds are tests/scenarios/angular/built.py's (the example's is shared with
 test_angular_todo_browser.py); the area is deleted from the search page's table, as a user
@@ -60,7 +61,7 @@ def _run(
 
 
 def _delete_area() -> dict[str, Any]:
-    return {"deleteArea": {"row": AREA["title"]}}
+    return {"deleteArea": {"row": AREA["title"], "url": "/todoareas/area-1"}}
 
 
 @pytest.mark.xdist_group(built.TODO_GROUP)
@@ -75,6 +76,13 @@ def test_the_example_settings_take_effect_in_the_browser(
                 {"label": "Status", "option": "Active"},
             ],
             "expect": "task-9",
+        },
+        "createArea": {
+            "fields": [
+                {"label": "Name", "value": "garden-area"},
+                {"label": "Title", "value": "Garden"},
+                {"label": "Area Id", "value": "a-2"},
+            ]
         },
         **_delete_area(),
     }
@@ -94,9 +102,14 @@ def test_the_example_settings_take_effect_in_the_browser(
     children = [f"DELETE {api}/todotasks/t1 -> 200", f"DELETE {api}/todotasks/t2 -> 200"]
     assert sorted(deletes[:-1]) == children, result["deleteRequests"]  # the children first
     assert deletes[-1] == f"DELETE {api}/todoareas/area-1 -> 200", result["deleteRequests"]
-    assert db["todoareas"] == []
-    assert sorted(t["id"] for t in db["todotasks"] if t["id"].startswith("t")) == ["t3"]
-    assert result["deleteMessage"].startswith(f"Entity {AREA['title']} has been deleted"), shots
+    assert [a["id"] for a in db["todoareas"]] == ["a-2"]  # area-1 gone, the created one kept
+    assert [t["_id"] for t in db["todotasks"] if t["name"] != "buy bread"] == ["t3"]
+
+    area = result["createdArea"]  # memberTag ID: areaId sent as the backend's identifier
+    assert area["id"] == "a-2" and "areaId" not in area and area["title"] == "Garden", area
+    assert {"id": "a-2", "title": "Garden"}.items() <= db["todoareas"][0].items()
+    # memberTag BusinessID: the record is named by its title (1.4.1 writes its `.name`)
+    assert result["createAreaMessage"].startswith("Entity Garden has been created"), shots
 
 
 @pytest.mark.xdist_group(built.TODO_GROUP)

@@ -30,7 +30,7 @@ from averos_ci.errors import InputError
 
 from . import unapplied
 from .app_edits import application as app_settings
-from .app_edits import authentication, budgets
+from .app_edits import authentication, budgets, http_auth
 from .app_edits import entities as entity_settings
 from .app_edits import keys as entity_keys
 from .edits import Edited
@@ -185,8 +185,9 @@ def _split_url(url: str, name: object) -> dict[str, Any]:
 
 
 def http_auth_config(root: Path, args: Mapping[str, Any]) -> Edited:
-    del root
-    return Edited(notes=tuple(str(n) for n in unapplied.http_auth_config(args)))
+    edited = http_auth.http_auth_config(root, args)
+    notes = tuple(str(n) for n in unapplied.http_auth_config(args))
+    return Edited(files=edited.files, notes=edited.notes + notes)
 
 
 _ID_MEMBER = re.compile(r"(@ID\(\)\s*\n\s*)(_id|id)(!:)")

@@ -10,7 +10,10 @@ from typing import Any
 
 from averos_ci.execute.contracts import NotApplied
 
+from .app_edits.http_auth import APPLIED, RUNTIME_VALUES, differs
+
 RUNTIME = "@wiforge/averos 1.4.1"
+PROOF = "node_modules/@wiforge/averos/fesm2020/wiforge-averos.mjs"
 AUTH_URL_KEY = "authBackendUrl"
 RUNTIME_ID_KEY = "_id"
 DIALECTS = {"json-server": "'JSON-SERVER'", "mongodb": ""}
@@ -104,7 +107,8 @@ def authentication_provider(args: Args) -> list[NotApplied]:
         NotApplied(
             setting,
             f"provider {args.get('name')!r}: no place in {RUNTIME}: its one authentication is "
-            f"the /auth/* API of beURL (set it with the config key {AUTH_URL_KEY})",
+            f"the /auth/* API of beURL (AuthenticationService, LOGIN_API = '/auth/login' in "
+            f"{PROOF}; set beURL with the config key {AUTH_URL_KEY})",
         )
         for setting in settings
         if setting != "providerType" or "providerType" in args
@@ -112,15 +116,22 @@ def authentication_provider(args: Args) -> list[NotApplied]:
 
 
 def http_auth_config(args: Args) -> list[NotApplied]:
-    return [
-        NotApplied(
-            key,
-            f"httpAuthConfig: no place in {RUNTIME}: its TokenInterceptorService always sends "
-            "`Authorization: Bearer <token>` with credentials and its ErrorInterceptorService "
-            "sends 401s to /login",
+    """tokenHeader, tokenPrefix, withCredentials and publicRoutes take effect (an interceptor
+    of the app's own: app_edits/http_auth.py); a value that is the runtime's own takes effect
+    as it is."""
+    out = []
+    for key in sorted(k for k in args if k != "name" and k not in APPLIED):
+        if key in RUNTIME_VALUES and not differs(args, key):
+            continue
+        out.append(
+            NotApplied(
+                key,
+                f"httpAuthConfig: no place in {RUNTIME}: its ErrorInterceptorService "
+                f"({PROOF}) refreshes the token once on a 401, then logs out to /login, "
+                "before any interceptor of the application sees the error",
+            )
         )
-        for key in sorted(k for k in args if k != "name")
-    ]
+    return out
 
 
 PREDICTIONS: dict[str, Callable[[Args], list[NotApplied]]] = {

@@ -203,7 +203,7 @@ def test_a_url_that_is_not_one_is_refused_before_any_write(
 
 def test_settings_without_a_place_in_the_runtime_are_said_not_recorded(ws: Path) -> None:
     results = [
-        rc.http_auth_config(ws, {"tokenHeader": "X-Token", "withCredentials": False}),
+        rc.http_auth_config(ws, {"unauthorizedRedirect": "/denied", "maxRefreshRetries": 3}),
         rc.field_mapping(
             ws, {"name": "M", "ename": "Book", "mapping": [{"fieldKey": "a", "mapTo": "b"}]}
         ),
@@ -277,3 +277,18 @@ def test_a_field_mapping_renames_the_member_on_the_wire(ws: Path) -> None:
     assert '= {"createdAt": "created_at"};\r\n' in service  # Averos 2's name, 1.4.1's member
     assert "\r\n" in service and "\n" not in service.replace("\r\n", "")
     assert rc.field_mapping(ws, args).files == {}  # idempotent
+
+
+def test_http_auth_config_is_an_interceptor_of_the_app_where_it_differs(ws: Path) -> None:
+    same = {"tokenHeader": "Authorization", "tokenPrefix": "Bearer", "withCredentials": True}
+    assert rc.http_auth_config(ws, {"name": "H", **same}) == Edited()  # the runtime's own
+    args = {"name": "H", "tokenHeader": "X-Token", "tokenPrefix": "", "publicRoutes": ["/pub*"]}
+    edited = _apply(ws, rc.http_auth_config(ws, args))
+    interceptor = _read(ws / "src/app/service/http-auth-config.interceptor.ts")
+    assert "const TOKEN_HEADER = 'X-Token';" in interceptor
+    assert "const TOKEN_PREFIX = '';" in interceptor
+    assert 'const PUBLIC_ROUTES: string[] = ["/pub*"];' in interceptor
+    module = _read(ws / "src/app/app.module.ts")
+    assert "useClass: HttpAuthConfigInterceptor, multi: true" in module
+    assert not edited.notes
+    assert rc.http_auth_config(ws, args).files == {}  # idempotent

@@ -3,16 +3,18 @@
 //   - the page's <meta name="description"> (the application's description);
 //   - a ToDoTask created on its create page: the body the app POSTs (its keys on the wire:
 //     fieldMappings), then the task found on the search page (read back through them);
+//   - a ToDoArea created on its create page: the body the app POSTs (its ID member under the
+//     backend's identifier key) and the message it shows (the record named by its BusinessID);
 //   - a ToDoArea deleted from the search page (its row's delete action, then the runtime's
-//     "Continue"): the requests the app makes (deleteStrategy) and the message it shows (the
-//     record named by its BusinessID).
+//     "Continue"): the requests the app makes (deleteStrategy).
 //
 //   node settings_drive.js <scenario.json>
 //   {"baseUrl", "shots", "chromium",
 //    "create": {"fields": [{"label", "value"|"option"}], "expect": "<text in the result table>"},
-//    "deleteArea": {"row": "<text of the area's row in the result table>"}}
-// Prints one JSON object: {"ok": true, "description", "createdBody", "found", "deleteRequests",
-// "deleteMessage", "backend": [...]} or {"ok": false, "error", "shots"} (exit code 1).
+//    "createArea": {"fields": [...]},
+//    "deleteArea": {"row": "<text of the area's row in the result table>", "url": "<its URL's end>"}}
+// Prints one JSON object: {"ok": true, "description", "createdBody", "found", "createdArea",
+// "createAreaMessage", "deleteRequests", "backend": [...]} or {"ok": false, "error", "shots"} (exit code 1).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -56,9 +58,8 @@ async function main() {
     await page.goto(`${base}/public`);
     await page.waitForLoadState('networkidle');
     result.description = await page.$eval('meta[name=description]', (m) => m.content).catch(() => null);
-    if (scenario.create) {
-      await navigate('/todotasks/create');
-      for (const f of scenario.create.fields) {
+    const fill = async (fields) => {
+      for (const f of fields) {
         const ff = page.locator(`mat-form-field:has(mat-label:text-is("${f.label}"))`).first();
         if (f.option !== undefined) {
           await ff.locator('mat-select').click();
@@ -67,6 +68,23 @@ async function main() {
           await ff.locator('input, textarea').first().fill(String(f.value));
         }
       }
+    };
+    if (scenario.createArea) {
+      await navigate('/todoareas/create');
+      await fill(scenario.createArea.fields);
+      const posted = page.waitForRequest((r) => r.method() === 'POST' && !r.url().startsWith(base));
+      posted.catch(() => {});
+      await page.getByRole('button', { name: 'Save' }).click();
+      result.createdArea = (await posted).postDataJSON();
+      const message = page.getByText('has been created successfully').first();
+      await message.waitFor();
+      result.createAreaMessage = (await message.textContent()).replace(/\s+/g, ' ').trim();
+      await shot('area-created');
+      await page.getByRole('button', { name: 'Ok', exact: true }).click();
+    }
+    if (scenario.create) {
+      await navigate('/todotasks/create');
+      await fill(scenario.create.fields);
       const posted = page.waitForRequest((r) => r.method() === 'POST' && !r.url().startsWith(base));
       posted.catch(() => {});
       await page.getByRole('button', { name: 'Save' }).click();
@@ -88,11 +106,12 @@ async function main() {
       await shot('areas');
       const before = result.backend.length;
       await row.locator('button:has(mat-icon:text-is("delete"))').click();
+      const deleted = page.waitForResponse(
+        (r) => r.request().method() === 'DELETE' && r.url().endsWith(scenario.deleteArea.url));
+      deleted.catch(() => {});
       await page.getByRole('button', { name: 'Continue' }).click(); // the runtime's confirmation
-      const message = page.getByText('has been deleted successfully').first();
-      await message.waitFor();
+      await deleted;
       await page.waitForLoadState('networkidle');
-      result.deleteMessage = (await message.textContent()).replace(/\s+/g, ' ').trim();
       result.deleteRequests = result.backend.slice(before);
       await shot('deleted');
     }

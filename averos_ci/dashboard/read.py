@@ -20,6 +20,7 @@ from averos_ci.dashboard.model import (
     parse_time,
     run_from_record,
 )
+from averos_ci.dashboard.snapshot import indexed
 from averos_ci.errors import AverosCIError, InputError
 from averos_ci.statebranch.claim import CLAIM, PARTIAL, RUNS
 from averos_ci.statebranch.state_branch import StateBranch
@@ -42,10 +43,12 @@ def read_dashboard(
     """Every project of the state branch at ``ref`` (default: the branch itself, local or
     fetched from ``remote``)."""
     sb = _open(repo_dir, branch)
-    tip = resolve_tip(sb.repo, branch=branch, ref=ref, remote=remote)
+    repo = sb.repo
+    tip = resolve_tip(repo, branch=branch, ref=ref, remote=remote)
     now = now or datetime.now(UTC)
-    names = list_projects(sb.repo, tip)
-    history = histories(sb.repo, tip, names)
+    sb, snapshot = indexed(sb, tip)
+    names = list_projects(snapshot.paths())
+    history = histories(repo, tip, names)
     projects = [
         _project(sb, tip, name, history[name], now=now, stuck_after=stuck_after) for name in names
     ]
@@ -86,11 +89,11 @@ def resolve_tip(repo: git.Repo, *, branch: str, ref: str | None, remote: str) ->
     )
 
 
-def list_projects(repo: git.Repo, tip: str) -> list[str]:
+def list_projects(paths: list[str]) -> list[str]:
     """The folders that hold a project's files: a state, a claim, a drift record, run
     records. A partial workspace is a generated tree: nothing in it names a project."""
     found: set[str] = set()
-    for line in str(repo.git.ls_tree("-r", "--name-only", "-z", tip)).split("\0"):
+    for line in paths:
         parts = PurePosixPath(line).parts
         if not line or PARTIAL in parts[:-1]:
             continue

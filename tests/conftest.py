@@ -15,6 +15,10 @@ from typing import NoReturn
 
 import pytest
 
+# The test world, registered once: the fake GitHub API and its default world, the Angular
+# template workspace (their fixtures are everyone's; a module overrides one by defining it).
+pytest_plugins = ["tests.plugins.github_world", "tests.plugins.angular"]
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # Real inputs (provenance: tests/data/SOURCES.md), kept in the repository: a clone is complete.
 FIXTURES = REPO_ROOT / "tests" / "data"

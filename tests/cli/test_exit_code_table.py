@@ -17,11 +17,9 @@ import pytest
 
 from averos_ci.errors import ExitCode
 from tests.conftest import copy_example
-from tests.github.conftest import fake
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import CLI, World, make_world, manifest_variant
 
-__all__ = ["fake"]
 pytestmark = pytest.mark.slow
 
 DUE = "mname: dueDate\n        memberType: "

@@ -15,9 +15,8 @@ import pytest
 
 from averos_ci.execute.adapters.angular.options import cache_root
 from tests.conftest import REPO_ROOT, require_tool, unavailable
-from tests.github.conftest import fake
 
-__all__ = ["HOST_CACHE", "docker", "docker_host", "fake", "image"]
+__all__ = ["HOST_CACHE", "docker", "docker_host", "image"]
 
 IMAGE = "averos-ci:container-test"
 BASE_REPO = "averos-ci-base"

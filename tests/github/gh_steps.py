@@ -99,6 +99,21 @@ def approve(world: World, number: int, user: str, head: str) -> JobResult:
     return r
 
 
+def approved_pr(world: World, number: int, branch: str, extra: int, *, base: str = "main") -> str:
+    """Open PR ``number`` on ``branch`` (the manifest with ``extra`` more entries), plan it and
+    approve it by bob's comment; returns the head."""
+    head = world.commit(
+        branch, {"todoapp.manifest.yaml": manifest_variant(extra)}, f"variant {extra}", base=base
+    )
+    world.fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
+    r = world.run("pull_request", world.pr_event("opened", number), head)
+    assert r.code == 0, r.stderr
+    c = world.fake.add_comment(number, user="bob", body=world.approve_command(number))
+    r = world.run("issue_comment", world.comment_event(number, c), head)
+    assert r.code == 0 and r.outputs["approved"] == "true", r.stdout + r.stderr
+    return head
+
+
 def merge_and_apply(world: World, branch: str, number: int) -> JobResult:
     before = world.branch_sha("main")
     merge = world.merge(branch)

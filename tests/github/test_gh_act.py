@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import require_tool
-from tests.execute.adapters.angular.conftest import angular_cache_dir, angular_env, angular_template
 from tests.github.gh_fake import BOT, TOKEN, FakeGitHub
 from tests.github.gh_steps import one_entity_manifest, open_pr_from_main
 from tests.github.gh_world import (
@@ -26,8 +25,6 @@ from tests.github.gh_world import (
     make_world,
     manifest_variant,
 )
-
-__all__ = ["angular_cache_dir", "angular_env", "angular_template"]
 
 pytestmark = [pytest.mark.act, pytest.mark.slow]
 

@@ -19,7 +19,6 @@ from tests.github.gh_world import (
     World,
     git,
     load_payload,
-    make_world,
     manifest_variant,
 )
 
@@ -38,12 +37,6 @@ def manifest(*, en: int = 0, fr: int = 0) -> str:
     )
     assert text.count(EN_ANCHOR) == 1
     return text.replace(EN_ANCHOR, EN_ANCHOR + extra)
-
-
-@pytest.fixture
-def world(tmp_path: Path, fake: FakeGitHub) -> World:
-    fake.roles.update(alice="write", bob="write")
-    return make_world(tmp_path, fake)
 
 
 def open_pr(world: World, number: int, text: str) -> str:
@@ -245,8 +238,8 @@ def test_a_two_step_catch_up_plans_each_step_once(
     manifest against the same state is computed twice (the engine's own check aside)."""
     import hashlib
 
-    from averos_ci.planning import apply as engine_apply
     from averos_ci.github import ApplyRefused, run_github
+    from averos_ci.planning import apply as engine_apply
     from averos_ci.state import guard
 
     ma = applied_a(world)

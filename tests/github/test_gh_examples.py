@@ -39,7 +39,7 @@ def test_third_party_actions_are_pinned_by_sha_and_ours_in_the_local_action() ->
                 ours += 1
             else:
                 assert "averos-ci" not in uses and SHA_PIN.match(uses), (path.name, uses)
-    assert ours == 14  # every averos-ci step of the five workflows
+    assert ours == 15  # every averos-ci step of the six workflows (the dashboard's included)
     wrapper = YAML(typ="safe", pure=True).load(WRAPPER.read_text(encoding="utf-8"))
     (step,) = wrapper["runs"]["steps"]
     assert step["uses"] == "your-org/averos-ci@v0.1.0"  # a release tag, the one placeholder

@@ -14,21 +14,10 @@ from pathlib import Path
 import pytest
 
 from tests.github.gh_fake import FakeGitHub
+from tests.github.gh_steps import approved_pr
 from tests.github.gh_world import CLI, STATE_BRANCH, JobResult, World, git, make_world
-from tests.github.gh_world import manifest_variant as variant
 
 pytestmark = pytest.mark.slow
-
-
-def approved_pr(world: World, number: int, branch: str, extra: int, *, base: str = "main") -> str:
-    head = world.commit(branch, {"todoapp.manifest.yaml": variant(extra)}, f"v{extra}", base=base)
-    world.fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
-    r = world.run("pull_request", world.pr_event("opened", number), head)
-    assert r.code == 0, r.stderr
-    c = world.fake.add_comment(number, user="bob", body=world.approve_command(number))
-    r = world.run("issue_comment", world.comment_event(number, c), head)
-    assert r.code == 0 and r.outputs["approved"] == "true", r.stdout + r.stderr
-    return head
 
 
 def merge_and_apply(world: World, number: int, branch: str) -> tuple[str, JobResult]:

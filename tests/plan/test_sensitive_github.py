@@ -11,12 +11,10 @@ from pathlib import Path
 import pytest
 
 from averos_ci.review.comment import PlanMeta
-from tests.github.conftest import fake
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_world import World, git, make_world, manifest_variant
 from tests.security.test_sec_secret_forms import leaked_forms, leaky
 
-__all__ = ["fake"]  # the fake GitHub API fixture of tests/github
 pytestmark = pytest.mark.slow
 
 

@@ -5,20 +5,13 @@ late) and must not count his old comment for head 2, and the merge must not be a
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from tests.github.gh_fake import FakeGitHub
-from tests.github.gh_world import World, make_world, manifest_variant
+from tests.github.gh_world import World, manifest_variant
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def world(tmp_path: Path, fake: FakeGitHub) -> World:
-    fake.roles.update(alice="write", bob="write")
-    return make_world(tmp_path, fake)
 
 
 def attack(world: World, fake: FakeGitHub, head2_files: dict[str, str]) -> tuple[str, str]:

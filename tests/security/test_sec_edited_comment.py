@@ -6,22 +6,15 @@ from the commit statuses the bot created on each head (append-only, ``creator`` 
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from averos_ci.review.comment import ApprovalRef, restamp
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_steps import merge_and_apply, sticky
-from tests.github.gh_world import World, git, make_world, manifest_variant
+from tests.github.gh_world import World, git, manifest_variant
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def world(tmp_path: Path, fake: FakeGitHub) -> World:
-    fake.roles.update(alice="write", bob="write")
-    return make_world(tmp_path, fake)
 
 
 def forge(fake: FakeGitHub, number: int, **changes: object) -> None:

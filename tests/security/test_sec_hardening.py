@@ -16,15 +16,9 @@ import pytest
 from averos_ci.forge.api import GitHubAPIError, GitHubClient
 from averos_ci.statebranch.state_branch import GitError, StateBranch
 from tests.github.gh_fake import TOKEN, FakeGitHub
-from tests.github.gh_world import World, git, make_world, manifest_variant
+from tests.github.gh_world import World, git, manifest_variant
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def world(tmp_path: Path, fake: FakeGitHub) -> World:
-    fake.roles.update(alice="write", bob="write")
-    return make_world(tmp_path, fake)
 
 
 def test_an_option_looking_remote_never_reaches_git(

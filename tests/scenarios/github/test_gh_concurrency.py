@@ -10,23 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.github.gh_fake import FakeGitHub
-from tests.github.gh_world import World, make_world, manifest_variant
+from tests.github.gh_steps import approved_pr
+from tests.github.gh_world import World, make_world
 
 pytestmark = pytest.mark.slow
-
-
-def approved_pr(world: World, number: int, branch: str, extra: int, *, base: str = "main") -> str:
-    """Open PR ``number`` on ``branch``, plan it and approve it by comment; returns the head."""
-    head = world.commit(
-        branch, {"todoapp.manifest.yaml": manifest_variant(extra)}, f"variant {extra}", base=base
-    )
-    world.fake.add_pull(number, author="alice", head_sha=head, head_ref=branch)
-    r = world.run("pull_request", world.pr_event("opened", number), head)
-    assert r.code == 0, r.stderr
-    c = world.fake.add_comment(number, user="bob", body=world.approve_command(number))
-    r = world.run("issue_comment", world.comment_event(number, c), head)
-    assert r.code == 0 and r.outputs["approved"] == "true", r.stdout + r.stderr
-    return head
 
 
 def test_two_applies_race_one_lands_the_other_is_refused(tmp_path: Path, fake: FakeGitHub) -> None:

@@ -11,6 +11,7 @@ the apply runs, so a job that dies is resumed by the next one.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from averos_ci.review.approvals import require_approval
 from averos_ci.review.comment import RESULT_MARKER
 from averos_ci.review.markdown import code, escape
 from averos_ci.review.outdated import mark_outdated
-from averos_ci.review.policy_gate import refuse_violations
+from averos_ci.review.policy_check import refuse_violations
 from averos_ci.statebranch.claim import (
     CHECKPOINTS,
     PARTIAL,
@@ -106,6 +107,9 @@ def apply_step(
     for attempt in range(s.push_attempts):
         tip = sb.fetch()
         sb.export(tip, project, proj)
+        # an interrupted clean generation is resumed from regen/ on the same machine only:
+        # one found on the state branch was planted there (its files would be taken as generated)
+        shutil.rmtree(proj / "regen", ignore_errors=True)
         if planned is not None and planned.tip == tip:  # the same state: the same plan
             current = planned.planned
         else:  # refuses a checkout that lacks the app the state describes
@@ -139,12 +143,16 @@ def apply_step(
         if not approved:
             approved_hash = require_approval(ctx, pr, plan, sha)
             approved = True
-            ctx.report.set(approved=True)
+            # from here on, everything this apply records names the approved planHash (for a
+            # regenerating adapter the full one, its code change included): what an auditor
+            # matches against the approval
+            ctx.report.set(approved=True, plan_hash=approved_hash or plan.plan_hash)
+        full_hash = approved_hash or plan.plan_hash
         check_claim(
             claim,
             first_claim,
             attempt=attempt,
-            plan_hash=plan.plan_hash,
+            plan_hash=full_hash,
             sha=sha,
             run_id=ctx.env.run_id,
             branch=sb.branch,
@@ -160,7 +168,7 @@ def apply_step(
         write_claim(
             proj,
             claim,
-            plan_hash=plan.plan_hash,
+            plan_hash=full_hash,
             sha=sha,
             pr=number,
             run_url=ctx.env.run_url,
@@ -172,7 +180,7 @@ def apply_step(
             parent=tip,
             subdir=project,
             src=proj,
-            message=f"averos-ci: {project}: claim apply of {plan.plan_hash[:12]}",
+            message=f"averos-ci: {project}: claim apply of {full_hash[:12]}",
         )
         landed = land(
             sb, project=project, commit=commit, base=tip, backoff=Backoff.from_settings(s)
@@ -231,6 +239,7 @@ def _execute(
     approved_hash: str,
 ) -> ApplyResult:
     s, project, plan = ctx.settings, ctx.project, planned.plan
+    approved = approved_hash  # what every record of this apply names (the full planHash)
     if apply_fn is None:
         from averos_ci.planning import apply as engine_apply
 
@@ -238,8 +247,7 @@ def _execute(
     if resumed and (proj / PARTIAL).is_dir():
         count = restore_generated(proj / PARTIAL, repo_root=ctx.repo_root, config=ctx.config)
         print(
-            f"resuming an interrupted apply of {plan.plan_hash[:12]} ({count} workspace "
-            "file(s) restored)"
+            f"resuming an interrupted apply of {approved[:12]} ({count} workspace file(s) restored)"
         )
     writer = ProjectWriter(sb, project, proj, tip, Backoff.from_settings(s))
     pusher = ProgressPusher(
@@ -266,7 +274,7 @@ def _execute(
             cancel=cancel,
             # exactly the approved plan, whatever was restored: for a regenerating adapter
             # the full plan, its code change included (averos_ci.review.approvals)
-            expected_plan_hash=approved_hash,
+            expected_plan_hash=approved,
             # the plan just checked, unless a resumed apply restored files it did not see
             planned=None if resumed else planned,
         )
@@ -290,7 +298,7 @@ def _execute(
             summary, interrupted=outcome.interrupted, branch=sb.branch, project=project
         )
         text = (
-            f"❌ **Apply of plan {code(plan.plan_hash[:12])} did not complete**: "
+            f"❌ **Apply of plan {code(approved[:12])} did not complete**: "
             f"{summary.succeeded} succeeded, {summary.failed} failed, {summary.skipped} "
             f"skipped, {summary.cancelled} cancelled. Progress is saved on "
             f"{code(sb.branch)}; {escape(hint)}."
@@ -299,17 +307,17 @@ def _execute(
             comment_result(ctx, number, text + run_link(ctx))
         error = Interrupted if outcome.interrupted else RunFailed
         raise error(
-            f"apply of plan {plan.plan_hash[:12]} did not complete"
+            f"apply of plan {approved[:12]} did not complete"
             + (f" ({outcome.interrupted})" if outcome.interrupted else ""),
             hint=f"see the logs in {logs}; {hint}",
         )
     changes = changed_files(sb.repo, ctx.config.workspace_root)
-    kept = keep_workspace(ctx, sha, changes, plan)
+    kept = keep_workspace(ctx, sha, changes, approved)
     record_location(proj / "state.json", kept)
     finish(
         proj,
         {
-            "planHash": plan.plan_hash,
+            "planHash": approved,
             "sha": sha,
             "pr": number,
             "runUrl": ctx.env.run_url,
@@ -319,20 +327,20 @@ def _execute(
         },
         sha=sha,
     )
-    writer.push(f"averos-ci: {project}: applied {plan.plan_hash[:12]} ({sha[:12]})")
+    writer.push(f"averos-ci: {project}: applied {approved[:12]} ({sha[:12]})")
     where = kept.note
     if number is not None:
         comment_result(
             ctx,
             number,
-            f"✅ **Applied plan {code(plan.plan_hash[:12])}** from {code(sha[:12])}: "
+            f"✅ **Applied plan {code(approved[:12])}** from {code(sha[:12])}: "
             f"{summary.succeeded} succeeded, {summary.skipped} skipped"
             + (" (resumed)" if resumed else "")
             + "."
             + where
             + run_link(ctx),
         )
-    mark_outdated(ctx, plan_hash=plan.plan_hash, merged=number)  # other PRs' plans of it
+    mark_outdated(ctx, plan_hash=approved, merged=number)  # other PRs' plans of it
     return ApplyResult(plan, True, True, number, resumed, summary)
 
 

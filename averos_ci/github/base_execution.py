@@ -13,8 +13,8 @@ from typing import Any
 from averos_ci._actions import annotate
 from averos_ci.config import CONFIG_FILE_NAME, default_config, load_config
 from averos_ci.errors import AverosCIError
+from averos_ci.execute.adapters.identity import execution_identity
 from averos_ci.forge.context import FlowContext
-from averos_ci.plan.identity import execution_identity
 
 
 def base_execution(ctx: FlowContext, base_sha: str | None) -> tuple[dict[str, Any] | None, str]:

@@ -45,7 +45,7 @@ from averos_ci.plan import ExecutionPlan
 from averos_ci.planning import Planned, plan_project
 from averos_ci.review.approvals import require_approval
 from averos_ci.review.markdown import escape
-from averos_ci.review.policy_gate import refuse_violations
+from averos_ci.review.policy_check import refuse_violations
 from averos_ci.state.drift import WorkspaceMismatch
 from averos_ci.state.guard import AdapterMismatch
 from averos_ci.state.model import AppliedState
@@ -242,6 +242,7 @@ def _republish(
     folder = work / "recheck"
     shutil.rmtree(folder, ignore_errors=True)
     sb.export(sb.fetch(), ctx.project, folder)
+    shutil.rmtree(folder / "regen", ignore_errors=True)  # never resume a planted generation
     shown, semantic = with_code_change(ctx, step.planned, state_dir=folder, manifest=step.manifest)
     publish_recomputed(ctx, pr, shown, sha=step.sha, later=0, semantic=semantic)
     exc.hint = (

@@ -25,7 +25,6 @@ from pathlib import Path
 from averos_ci._actions import annotate
 from averos_ci.forge.context import FlowContext
 from averos_ci.forge.settings import CommitWorkspace
-from averos_ci.plan import ExecutionPlan
 from averos_ci.review.markdown import code
 from averos_ci.state.model import PullRequestLocation
 from averos_ci.statebranch.keep import Kept, commit_message, land_on_branch, push_files
@@ -36,8 +35,10 @@ PR_BRANCH_PREFIX = "averos/apply-"
 
 
 def keep_workspace(
-    ctx: FlowContext, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
+    ctx: FlowContext, sha: str, changes: dict[str, Path | None], plan_hash: str
 ) -> Kept:
+    """Commit the generated files; ``plan_hash``: the approved planHash (the full one, code
+    change included), which the commit, the fallback branch and its PR name."""
     mode = ctx.settings.commit_workspace
     default = (ctx.env.ref or "").removeprefix("refs/heads/")
     if mode is CommitWorkspace.NONE:
@@ -50,11 +51,11 @@ def keep_workspace(
         return Kept("", commit=sha if mode is not CommitWorkspace.BRANCH else None)
     if mode is CommitWorkspace.BRANCH:
         branch = ctx.settings.workspace_branch
-        pushed = _push(ctx, branch, sha, changes, plan)
+        pushed = _push(ctx, branch, sha, changes, plan_hash)
         note = f" Workspace changes committed to {code(branch)}." if pushed else ""
         return Kept(note, recorded=False)
     try:
-        pushed = _push(ctx, default, sha, changes, plan, token=ctx.env.push_token)
+        pushed = _push(ctx, default, sha, changes, plan_hash, token=ctx.env.push_token)
     except GitError as exc:  # refused: a protected branch or a hook
         if ctx.env.push_token:
             annotate(
@@ -68,7 +69,7 @@ def keep_workspace(
             annotate(
                 "notice", f"{default} refused the generated files ({exc.message}): opening a PR"
             )
-        return _pull_request(ctx, default, sha, changes, plan)
+        return _pull_request(ctx, default, sha, changes, plan_hash)
     if pushed is None:
         annotate("warning", f"could not push the generated workspace to {default}")
         return Kept("", recorded=False)
@@ -82,7 +83,7 @@ def _push(
     branch: str,
     sha: str,
     changes: dict[str, Path | None],
-    plan: ExecutionPlan,
+    plan_hash: str,
     *,
     token: str | None = None,
 ) -> str | None:
@@ -98,15 +99,15 @@ def _push(
             token=token,
             server_url=ctx.env.server_url,
         )
-    return push_files(target, sha=sha, changes=changes, plan=plan, backoff=backoff)
+    return push_files(target, sha=sha, changes=changes, plan_hash=plan_hash, backoff=backoff)
 
 
 def _pull_request(
-    ctx: FlowContext, default: str, sha: str, changes: dict[str, Path | None], plan: ExecutionPlan
+    ctx: FlowContext, default: str, sha: str, changes: dict[str, Path | None], plan_hash: str
 ) -> Kept:
-    branch = f"{PR_BRANCH_PREFIX}{plan.plan_hash[:12]}"
+    branch = f"{PR_BRANCH_PREFIX}{plan_hash[:12]}"
     commit = ctx.branch(branch).commit_paths(
-        parent=sha, changes=changes, message=commit_message(plan, sha)
+        parent=sha, changes=changes, message=commit_message(plan_hash, sha)
     )
     landed = land_on_branch(ctx.branch(branch), commit)  # reused only if it is this change
     if landed is None:  # someone else's commit is there: never open the PR from it
@@ -127,11 +128,11 @@ def _pull_request(
     pr = existing[0] if existing else None
     if pr is None:
         pr = ctx.client.create_pull(
-            title=f"averos-ci: generated application for plan {plan.plan_hash[:12]}",
+            title=f"averos-ci: generated application for plan {plan_hash[:12]}",
             head=branch,
             base=default,
             body=(
-                f"The apply of plan {code(plan.plan_hash[:12])} (commit {code(sha[:12])}) "
+                f"The apply of plan {code(plan_hash[:12])} (commit {code(sha[:12])}) "
                 f"generated these files, but {code(default)} refused a direct push (branch "
                 "protection). Merge this pull request so that the default branch holds the "
                 "application: until then the next apply refuses to build on a workspace that "

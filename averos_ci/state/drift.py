@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from averos_ci._fs import contained
 from averos_ci.errors import InputError
 from averos_ci.state.fingerprint import file_hash
 from averos_ci.state.model import AppliedState, WorkspaceRecord
@@ -131,7 +132,7 @@ def detect_drift(
     missing: dict[str, tuple[str, ...]] = {}
     modified: list[str] = []
     for path, digest in sorted(expected.items()):
-        actual = file_hash(workspace_root / path)
+        actual = file_hash(contained(workspace_root, path))
         if actual is None:
             missing[path] = tuple(writers[path])
         elif actual != digest:
@@ -167,7 +168,7 @@ def _against_pristine(state: AppliedState, workspace_root: Path, state_path: str
     deleted: list[str] = []
     modified: list[str] = []
     for path, digest in sorted(expected.items()):
-        actual = file_hash(workspace_root / path)
+        actual = file_hash(contained(workspace_root, path))
         if actual is None:
             deleted.append(path)
         elif actual != digest:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from averos_ci._fs import contained, is_safe_relpath
 from averos_ci.plan.canonical import canonical_json
 from averos_ci.state.model import AdapterRecord, NodeFiles, WorkspaceRecord
 
@@ -63,8 +64,10 @@ def build_fingerprint(
             continue
         files: dict[str, str] = {}
         for rel in sorted(lists[node]):
+            if not is_safe_relpath(rel):  # an adapter's mutation is data: never outside
+                continue
             if rel not in cache:
-                cache[rel] = file_hash(workspace_root / rel)
+                cache[rel] = file_hash(contained(workspace_root, rel))
             digest = cache[rel]
             if digest is not None:
                 files[rel] = digest

@@ -7,8 +7,9 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
+from averos_ci._fs import UnsafePath, safe_relpath
 from averos_ci._model import WireModel
 from averos_ci.plan.canonical import canonical_json
 
@@ -29,8 +30,21 @@ class AdapterRecord(WireModel):
     options_digest: str | None = None  # sha256 of the canonical adapterOptions
 
 
+def _relative_paths(files: dict[str, str]) -> dict[str, str]:
+    """A state file may come from the state branch (anyone who can push it): every path it
+    names is a plain relative one, or the state is refused (averos_ci._fs.safe_relpath)."""
+    for path in files:
+        try:
+            safe_relpath(path)
+        except UnsafePath as exc:  # a ValueError: the store names the state file and field
+            raise ValueError(exc.message) from None
+    return files
+
+
 class NodeFiles(WireModel):
     files: dict[str, str] = {}  # workspace-relative path -> sha256 of the content after the run
+
+    _paths = field_validator("files")(_relative_paths)
 
 
 class PullRequestLocation(WireModel):
@@ -63,6 +77,8 @@ class PristineRecord(WireModel):
 
     key: str
     files: dict[str, str] = {}
+
+    _paths = field_validator("files")(_relative_paths)
 
 
 class AppliedState(WireModel):

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
-from averos_ci.plan import ExecutionPlan
-from averos_ci.plan.model import canonical_json
+from averos_ci.plan.canonical import canonical_json
 from averos_ci.state.model import PullRequestLocation
 from averos_ci.state.store import parse_state
 from averos_ci.statebranch.landing import Backoff, tries
@@ -24,8 +23,9 @@ class Kept:
     recorded: bool = True  # False: the location is unknown (none / another branch)
 
 
-def commit_message(plan: ExecutionPlan, sha: str) -> str:
-    return f"averos-ci: generated workspace for plan {plan.plan_hash[:12]} ({sha[:12]}) [skip ci]"
+def commit_message(plan_hash: str, sha: str) -> str:
+    """``plan_hash``: the approved one (the full planHash, code change included)."""
+    return f"averos-ci: generated workspace for plan {plan_hash[:12]} ({sha[:12]}) [skip ci]"
 
 
 def push_files(
@@ -33,13 +33,13 @@ def push_files(
     *,
     sha: str,
     changes: dict[str, Path | None],
-    plan: ExecutionPlan,
+    plan_hash: str,
     backoff: Backoff,
 ) -> str | None:
     """Commit on the branch tip and push (no force); the commit, or None after the retries."""
     for _ in tries(backoff):  # parallel projects' jobs push too
         parent = target.fetch() or sha
-        message = commit_message(plan, sha)
+        message = commit_message(plan_hash, sha)
         commit = target.commit_paths(parent=parent, changes=changes, message=message)
         if target.push(commit):
             return commit

@@ -1,7 +1,12 @@
 """A clean generation: the plan of a manifest from an empty state, run by the ordinary engine
 in a scratch workspace (``<state folder>/regen/<key>/``). Checkpointed there, so an interrupted
 generation resumes where it stopped; its tree is then kept in the pristine store and the
-scratch workspace removed. A tree already in the store is not generated again.
+scratch workspace removed.
+
+The store is never read here: its trees come from the state branch, which more people can
+push than can merge to the default branch, so a tree taken from it could hold any file. The
+tree of a manifest about to be applied is always generated; only the *base* tree may come
+from the store, and only once checked against the applied state (``patching._base``).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from averos_ci.plan.planner import plan_manifest
 class Generation:
     key: str
     tree: Tree | None  # None: the generation failed or was interrupted
-    result: RunResult | None = None  # None: the tree came from the store
+    result: RunResult | None = None  # None: the (base) tree came from the store
     failure: str | None = None  # why a clean generation of this manifest fails
 
     @property
@@ -49,12 +54,9 @@ def generate(
     development: bool = False,
     verbose: bool = False,
 ) -> Generation:
-    """The tree a clean generation of ``manifest`` writes (from the store when it is there)."""
+    """The tree a clean generation of ``manifest`` writes (kept in ``store`` afterwards)."""
     plan = plan_manifest(manifest, None, execution=execution).plan
     key = tree_key(plan.manifest_hash, execution)
-    cached = store.load(key)
-    if cached is not None:
-        return Generation(key, cached)
     scratch = scratch_root / key[:16]
     workspace = scratch / "workspace"
     workspace.mkdir(parents=True, exist_ok=True)

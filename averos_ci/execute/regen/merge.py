@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from averos_ci._fs import contained
 from averos_ci.errors import InputError
 from averos_ci.execute.regen.tree import Tree, sha256
 from averos_ci.plan.patch import CodePatch, FileChange, FileStatus
@@ -73,6 +74,7 @@ def conflict_hunks(text: bytes) -> str:
 
 
 def _read(path: Path) -> bytes | None:
+    """The workspace file at ``path`` (from :func:`contained`: never outside the workspace)."""
     try:
         return None if path.is_symlink() or not path.is_file() else path.read_bytes()
     except OSError:
@@ -129,7 +131,7 @@ def _compute(
     born = {p for p in new.files if p not in base.files}
     renamed_to: dict[str, str] = {}
     for old in gone:  # an edited file the generator moved: the edits follow it
-        ours = _read(workspace_root / old)
+        ours = _read(contained(workspace_root, old))
         if ours is not None and ours != base.files[old]:
             target = _rename_target(base.files[old], new, born, workspace_root)
             if target is not None:
@@ -137,7 +139,7 @@ def _compute(
                 renamed_to[old] = target
     for path in sorted(base.files.keys() | new.files.keys()):
         b, t = base.files.get(path), new.files.get(path)
-        ours = _read(workspace_root / path)
+        ours = _read(contained(workspace_root, path))
         if path in renamed_to.values():
             continue
         if path in renamed_to:
@@ -149,7 +151,7 @@ def _compute(
                 _change(
                     target,
                     FileStatus.RENAMED,
-                    _read(workspace_root / target),
+                    _read(contained(workspace_root, target)),
                     merged,
                     old_path=path,
                     merged=True,
@@ -223,7 +225,7 @@ def _rename_target(old: bytes, new: Tree, born: set[str], workspace_root: Path) 
     best, score = None, RENAME_SIMILARITY
     text = old.decode("utf-8", errors="replace")
     for path in sorted(born):
-        if _read(workspace_root / path) not in (None, new.files[path]):
+        if _read(contained(workspace_root, path)) not in (None, new.files[path]):
             continue
         matcher = difflib.SequenceMatcher(None, text, new.files[path].decode("utf-8", "replace"))
         if matcher.real_quick_ratio() < score or matcher.quick_ratio() < score:

@@ -1,9 +1,11 @@
 """The code patch of a plan, and its application.
 
-``plan_patch``: pristine(base) — from the store, or regenerated from the state's manifest when
-the state has none (migration: its differences from the workspace are shown as edits found) —
-and pristine(new), merged three-way into the workspace *in memory*; the plan gets the patch
-(and its hash in the planHash). ``apply_patch`` writes exactly that patch.
+``plan_patch``: pristine(base) — from the store when it is the tree the applied state records,
+else regenerated from the state's manifest (a state without a pristine tree, migration: its
+differences from the workspace are shown as edits found) — and pristine(new), always generated,
+merged three-way into the workspace *in memory*; the plan gets the patch (and its hash in the
+planHash). ``apply_patch`` writes exactly that patch, every path checked to stay in the
+workspace (:func:`averos_ci._fs.contained`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from averos_ci._fs import atomic_write_bytes
+from averos_ci._fs import atomic_write_bytes, contained
 from averos_ci.config import RunConfig
 from averos_ci.errors import Interrupted, PlanConflicts
 from averos_ci.execute.contracts import CancelToken, ExecutionAdapter
@@ -25,6 +27,7 @@ from averos_ci.execute.regen.tree import EMPTY, PristineStore, Tree, pristine_fo
 from averos_ci.plan.patch import CodePatch, with_patch
 from averos_ci.plan.planner import PlanResult, plan_manifest
 from averos_ci.state.fingerprint import file_hash
+from averos_ci.state.model import AppliedState
 
 
 class MergeConflicts(PlanConflicts):
@@ -73,16 +76,14 @@ def plan_patch(
         "verbose": verbose,
     }
     state = planned.base_state
-    base: Tree | None = EMPTY if state is None else None
+    base: Tree | None = EMPTY if state is None else _base(state, store)
     edits_found: tuple[str, ...] = ()
-    if state is not None and state.pristine is not None:
-        base = store.load(state.pristine.key)
-    if base is None and state is not None:  # migration, or a lost store: regenerate it
+    if base is None and state is not None:  # migration, a lost store or a tree not trusted
         base = _tree(generate(state.manifest, **options), config, what="the applied manifest")
         if state.pristine is None:
             root = config.workspace_root
             edits_found = tuple(
-                p for p, digest in base.hashes().items() if file_hash(root / p) != digest
+                p for p, digest in base.hashes().items() if file_hash(contained(root, p)) != digest
             )
     assert base is not None
     new = generate(planned.manifest, listeners=listeners, logs_dir=logs_dir, **options)
@@ -102,6 +103,19 @@ def plan_patch(
     plan = planned.plan if nothing_to_merge(planned, config) else with_patch(planned.plan, patch)
     result = PlanResult(plan, planned.manifest, planned.base_state, planned.warnings)
     return PatchPlan(result, patch, new, store)
+
+
+def _base(state: AppliedState, store: PristineStore) -> Tree | None:
+    """The applied manifest's tree from the store, only when it is exactly the tree the
+    applied state records (its paths and their hashes): the store is exported from the state
+    branch, where a tree with other files may have been planted (``None``: regenerate it)."""
+    record = state.pristine
+    if record is None:
+        return None
+    tree = store.load(record.key)
+    if tree is None or tree.hashes() != dict(sorted(record.files.items())):
+        return None
+    return tree
 
 
 def _scrubber(
@@ -154,8 +168,11 @@ def apply_patch(patch: CodePatch, workspace_root: Path, *, markers: bool = False
     unless ``markers``: then the conflicting files get git's conflict markers."""
     if patch.conflicts and not markers:
         raise merge_conflicts(patch)
+    # every path checked before the first write: a patch that would leave the workspace
+    # writes nothing
+    targets = {path: contained(workspace_root, path) for path in patch.contents}
     for path, data in sorted(patch.contents.items()):
-        target = workspace_root / path
+        target = targets[path]
         if data is None:
             target.unlink(missing_ok=True)
             _prune_empty(target.parent, workspace_root)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from averos_ci._fs import contained
 from averos_ci.config import RunConfig
 from averos_ci.errors import AverosCIError, PlanConflicts
 from averos_ci.execute.averos_logs import AverosExecutionLog, write_execution_plan
@@ -211,7 +212,7 @@ def _record(
     root = config.workspace_root
     nodes: dict[str, NodeFiles] = {}
     for node_id, paths in sorted(tree.nodes.items()):
-        files = {p: h for p in paths if (h := file_hash(root / p)) is not None}
+        files = {p: h for p in paths if (h := file_hash(contained(root, p))) is not None}
         if files:
             nodes[node_id] = NodeFiles(files=files)
     previous = planned.base_state.workspace if planned.base_state is not None else None

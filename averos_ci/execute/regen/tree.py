@@ -15,15 +15,17 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from averos_ci._fs import atomic_write_bytes, atomic_write_text
+from averos_ci._fs import atomic_write_bytes, atomic_write_text, is_safe_relpath
 from averos_ci.plan.canonical import canonical_json
 
 TREE_FORMAT_VERSION = 1
+_DIGEST = re.compile(r"[0-9a-f]{64}")
 # Installed dependencies, build output, caches and VCS data: never generated source.
 EXCLUDED = frozenset({"node_modules", "dist", ".angular", ".git", "build", "coverage", ".cache"})
 
@@ -92,18 +94,26 @@ class PristineStore:
         atomic_write_text(self._index(key), json.dumps(doc, indent=1, sort_keys=True) + "\n")
 
     def load(self, key: str) -> Tree | None:
-        """The tree, or ``None`` when absent, of another format, or damaged (regenerate it)."""
+        """The tree, or ``None`` when absent, of another format, damaged or naming a path that
+        is not a plain relative one (regenerate it). Loading does not make a tree trusted: a
+        caller checks it against the applied state (``patching._base``)."""
         try:
             doc = json.loads(self._index(key).read_text("utf-8"))
             if doc.get("formatVersion") != TREE_FORMAT_VERSION:
                 return None
             files: dict[str, bytes] = {}
             for path, digest in doc["files"].items():
+                if not is_safe_relpath(path):  # a planted index: "../x", ".git/hooks/x" …
+                    return None
+                if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
+                    return None
                 data = self._blob(digest).read_bytes()
                 if sha256(data) != digest:
                     return None
                 files[path] = data
             nodes = {n: tuple(p) for n, p in doc.get("nodes", {}).items()}
+            if not all(p in files for paths in nodes.values() for p in paths):
+                return None
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
         return Tree(files, nodes)

@@ -60,6 +60,14 @@ def plan(
         bool,
         typer.Option("--policy", help="Check the config's 'policy': exit 1 on a violation."),
     ] = False,
+    diff: Annotated[
+        bool,
+        typer.Option(
+            "--diff",
+            help="Print the code change as one git-style unified diff instead of the plan "
+            "(pipe it into delta or 'git apply --check').",
+        ),
+    ] = False,
 ) -> int:
     """Show what `run` would do (dry run): the semantic diff and the execution plan."""
     return plan_command(
@@ -71,6 +79,7 @@ def plan(
         detailed_exitcode=detailed_exitcode,
         max_bytes=max_bytes,
         policy=policy,
+        diff=diff,
     )
 
 
@@ -84,8 +93,10 @@ def plan_command(
     detailed_exitcode: bool = False,
     max_bytes: int | None = None,
     policy: bool = False,
+    diff: bool = False,
 ) -> int:
-    """Print (or write) the plan. Exit 0 when planned (errors raise, with their own codes).
+    """Print (or write) the plan (``diff``: its code change, as one unified diff). Exit 0
+    when planned (errors raise, with their own codes).
     With ``policy``, a policy violation raises (exit 1) after the plan and its policy section
     are printed. ``output_format`` defaults to ``json`` for an ``out`` file named ``*.json``
     (the saved plan ``run --plan`` executes), else ``text``.
@@ -110,6 +121,7 @@ def plan_command(
             out=out,
             max_bytes=max_bytes,
             policy=policy,
+            diff=diff,
         )
         code = _exit_code(plan, detailed=detailed_exitcode)
         del plan
@@ -142,6 +154,7 @@ def _plan_and_write(
     out: Path | None,
     max_bytes: int | None,
     policy: bool = False,
+    diff: bool = False,
 ) -> ExecutionPlan:
     from averos_ci.config import load_config
     from averos_ci.plan.render import RENDERERS, json_pieces
@@ -164,7 +177,12 @@ def _plan_and_write(
 
         verdict = check_policy(result.plan, cfg=cfg)
     section = verdict.section(output_format) if verdict is not None else ""
-    if output_format == "text" and out is None and sys.stdout.isatty():
+    if diff:  # the diff alone on stdout (or in the file): nothing else may reach a pipe
+        from averos_ci.plan.patch_render import git_diff
+
+        patch = result.plan.code_patch
+        _write(out, git_diff(patch) if patch else "")
+    elif output_format == "text" and out is None and sys.stdout.isatty():
         _print_coloured(result.plan)
         sys.stdout.write(section)
     elif out is not None:
@@ -180,6 +198,10 @@ def _plan_and_write(
             raise InputError(f"cannot write the plan: {exc.strerror}", path=out) from None
     else:
         sys.stdout.write(RENDERERS[output_format](result.plan) + section)
+    if diff and not result.plan.code_patch:
+        print(
+            "no code change: the adapter does not regenerate, or nothing changes", file=sys.stderr
+        )
     if not result.plan.applicable:
         print("warning: the plan has conflicts and cannot be applied", file=sys.stderr)
     drift = planned.drift
@@ -188,3 +210,13 @@ def _plan_and_write(
     if verdict is not None:
         verdict.report(fail=policy)
     return result.plan
+
+
+def _write(out: Path | None, text: str) -> None:
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        atomic_write_chunks(out, iter((text.encode(),)))
+    except OSError as exc:
+        raise InputError(f"cannot write the plan: {exc.strerror}", path=out) from None

@@ -10,11 +10,11 @@ never taken from the file.
 from __future__ import annotations
 
 from averos_ci.forge.context import FlowContext
-from averos_ci.github.patch_flow import code_change_needed
 from averos_ci.github.patch_result import LoadedPatch, PatchResultError
 from averos_ci.plan import ExecutionPlan
 from averos_ci.plan.patch import with_patch
 from averos_ci.plan.planner import PlanResult
+from averos_ci.planning import code_patch_needed
 
 REPLAN = (
     "re-run the plan workflow (its latest run for this head, or push) so that the plan and its "
@@ -47,7 +47,7 @@ def completed_plan(
             f"the state branch moved ({str(r.state_tip)[:12]} → {str(state_tip)[:12]}); this "
             "project's state did not"
         )
-    needed = code_change_needed(ctx.config, planned)
+    needed = code_patch_needed(ctx.config, planned)
     if loaded.patch is None:
         if needed:
             raise PatchResultError(

@@ -7,7 +7,6 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import httpx
 
@@ -19,24 +18,17 @@ from averos_ci.forge.events import PullRequest, PullRequestEvent, load_event
 from averos_ci.forge.settings import GitHubSettings
 from averos_ci.github.base_execution import base_execution
 from averos_ci.github.patch_binding import completed_plan
-from averos_ci.github.patch_flow import code_change_needed
-from averos_ci.github.patch_result import LoadedPatch
+from averos_ci.github.patch_result import DEFAULT_FILE_NAME, LoadedPatch
 from averos_ci.plan import ExecutionPlan
-from averos_ci.planning import plan_project
-from averos_ci.policy import PolicySettings, evaluate_policy, render_policy_markdown
+from averos_ci.planning import code_patch_needed, plan_project
+from averos_ci.policy import PolicyResult, PolicySettings, evaluate_policy, render_policy_markdown
 from averos_ci.review.approvals import ApprovalView, approval_view
-from averos_ci.review.comment import (
-    STATUS_CLOSE,
-    PlanMeta,
-    find_sticky,
-    render_plan_comment,
-    restamp,
-    status_text,
-)
+from averos_ci.review.comment import PlanMeta, find_sticky, restamp, status_text
 from averos_ci.review.markdown import code
 from averos_ci.review.plan_status import fail_plan_status, failure_reason, set_plan_status
-from averos_ci.review.policy_gate import gate_from_meta, policy_meta
+from averos_ci.review.policy_check import policy_meta, verdict_from_meta
 from averos_ci.review.records import record_url
+from averos_ci.review.sections import CommentParts, render_comment
 from averos_ci.review.trust import trust_base
 from averos_ci.state.drift import render_drift
 from averos_ci.statebranch.project_state import BranchState
@@ -136,12 +128,11 @@ def _plan_for(
         if plan.plan_hash == semantic_hash:
             semantic_hash = None  # no code change to add
     else:  # the generation runs in the patch job (a fork's too: the follow-up completes it)
-        pending = code_change_needed(ctx.config, result)
+        pending = code_patch_needed(ctx.config, result)
     drift = base.drift if base.drift and (base.drift.has_drift or base.drift.modified) else None
     drift_note = render_drift(drift, "markdown") if drift else None
     blocked = drift is not None and drift.absent is not None
-    verdict = evaluate_policy(plan, ctx.policy)  # the base branch's policy
-    policy_md = render_policy_markdown(verdict) if ctx.policy != PolicySettings() else None
+    verdict, policy_md = policy_section(ctx, plan)
     meta = PlanMeta(
         project=ctx.project,
         plan_hash=plan.plan_hash,
@@ -173,24 +164,20 @@ def _plan_for(
         approved=not meta.has_changes,
         patch_needed=pending,
     )
+    parts = CommentParts(
+        meta=meta,
+        plan=plan,
+        settings=s,
+        note=note,
+        policy=policy_md,
+        drift=drift_note,
+        base_execution=base_exec,
+        base_label=base_label,
+        elsewhere=left_out_where(ctx.env.run_url),
+    )
     # The job summary takes up to 1 MiB: there the plan is complete (or nearly so).
     ctx.report.add_summary(
-        with_drift(
-            render_plan_comment(
-                meta=meta,
-                plan=plan,
-                max_chars=SUMMARY_MAX_CHARS,
-                permission=s.approval_permission.value,
-                self_approval=s.allow_self_approval,
-                pusher_approval=s.allow_pusher_approval,
-                note=note,
-                base_execution=base_exec,
-                base_label=base_label if base_exec is not None else None,
-                plain_reviews=s.plain_review_approvals,
-                policy=policy_md,
-            ),
-            drift_note,
-        )
+        render_comment(replace(parts, elsewhere=left_out_where(None)), max_chars=SUMMARY_MAX_CHARS)
     )
     for v in verdict.violations:
         annotate("error", f"policy: {v.rule}: {v.message}")
@@ -209,18 +196,7 @@ def _plan_for(
         )
         return PlanOutcome(plan, head, None, False, False)
     try:
-        return _publish(
-            ctx,
-            pr,
-            plan,
-            meta,
-            note,
-            drift_note=drift_note,
-            blocked=blocked,
-            base=(base_exec, base_label if base_exec is not None else None),
-            policy_md=policy_md,
-            pusher=pusher,
-        )
+        return _publish(ctx, pr, parts, blocked=blocked, pusher=pusher)
     except GitHubAPIError as exc:
         if exc.status in (401, 403):  # read-only token: the summary and outputs are enough
             annotate("warning", f"cannot comment or set a status (read-only token?): {exc.message}")
@@ -232,16 +208,12 @@ def _plan_for(
 def _publish(
     ctx: FlowContext,
     pr: PullRequest,
-    plan: ExecutionPlan,
-    meta: PlanMeta,
-    note: str | None,
+    parts: CommentParts,
     *,
-    drift_note: str | None = None,
     blocked: bool = False,
-    base: tuple[dict[str, Any] | None, str | None] = (None, None),
-    policy_md: str | None = None,
     pusher: str | None = None,
 ) -> PlanOutcome:
+    plan, meta, note = parts.plan, parts.meta, parts.note
     s, client = ctx.settings, ctx.client
     sticky = find_sticky(
         client.issue_comments(pr.number), project=ctx.project, bot_login=ctx.bot_login()
@@ -274,28 +246,12 @@ def _publish(
                 project=ctx.project,
                 bot_login=ctx.bot_login(),
             )
-    g = gate_from_meta(client, view.approvers, meta)
+    g = verdict_from_meta(client, view.approvers, meta)
     approvers = list(view.approvers)
-    body = with_drift(
-        render_plan_comment(
-            meta=meta,
-            plan=plan,
-            max_chars=s.max_comment_chars - (len(drift_note) + 2 if drift_note else 0),
-            approvers=approvers,
-            permission=s.approval_permission.value,
-            self_approval=s.allow_self_approval,
-            pusher_approval=s.allow_pusher_approval,
-            note=note,
-            base_execution=base[0],
-            base_label=base[1],
-            plain_reviews=s.plain_review_approvals,
-            policy=policy_md,
-        ),
-        drift_note,
+    parts = replace(
+        parts, meta=meta, approvers=tuple(approvers), outdated=tuple(view.outdated), unmet=g.unmet
     )
-    body = restamp(
-        body, meta, status_text(meta, approvers, note, outdated=view.outdated, unmet=g.unmet)
-    )
+    body = render_comment(parts, max_chars=s.max_comment_chars)
     if sticky is None:
         written = client.create_comment(pr.number, body)
     else:
@@ -342,15 +298,20 @@ def _publish(
     return PlanOutcome(plan, meta.head_sha, comment_id, approved, True)
 
 
-def with_drift(body: str, note: str | None) -> str:
-    """The drift report right after the status block: outside it, so that approvals (which
-    rewrite the status) keep it."""
-    if not note:
-        return body
-    head, sep, rest = body.partition(STATUS_CLOSE)
-    if not sep:
-        return body + "\n\n" + note
-    return f"{head}{sep}\n\n{note.rstrip()}{rest}"
+def policy_section(ctx: FlowContext, plan: ExecutionPlan) -> tuple[PolicyResult, str | None]:
+    """The base branch's policy verdict on ``plan`` and its section (none without a policy)."""
+    verdict = evaluate_policy(plan, ctx.policy)
+    return verdict, render_policy_markdown(verdict) if ctx.policy != PolicySettings() else None
+
+
+def left_out_where(run_url: str | None) -> str:
+    """Where the diffs a comment leaves out are: the complete job's summary (the same
+    sections under a 1 MiB budget) and the patch job's uploaded result, whose code change holds
+    every file's diff (``averos-ci plan --diff`` prints it as one unified diff)."""
+    artifact = f"the patch job's uploaded artifact ({code(DEFAULT_FILE_NAME)}, its `codePatch`)"
+    if run_url is None:
+        return artifact
+    return f"the job summary of [this workflow run]({run_url}) and {artifact}"
 
 
 def fail_unconfigured_plan(

@@ -14,18 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci.forge.context import FlowContext
+from averos_ci.github.base_execution import base_execution
+from averos_ci.github.plan_flow import SUMMARY_MAX_CHARS, policy_section
 from averos_ci.plan import ExecutionPlan
 from averos_ci.planning import FileState, Planned, with_code_patch
-from averos_ci.review.comment import (
-    PlanMeta,
-    find_sticky,
-    render_plan_comment,
-    restamp,
-    status_text,
-)
-from averos_ci.review.gate import project_context
+from averos_ci.review.comment import PlanMeta, find_sticky, restamp, status_text
 from averos_ci.review.markdown import code
+from averos_ci.review.policy_check import policy_meta
+from averos_ci.review.project_status import project_context
 from averos_ci.review.records import record_url
+from averos_ci.review.sections import CommentParts, render_comment
+from averos_ci.state.drift import DriftReport, render_drift
 
 
 def with_code_change(
@@ -52,29 +51,38 @@ def publish_recomputed(
     sha: str,
     later: int,
     semantic: str | None = None,
+    drift: DriftReport | None = None,
 ) -> None:
     """Show ``plan`` (``sha``'s manifest against the current state) in the merged PR's sticky
-    comment, approvable as any plan: approvals of an earlier plan are void, and a comment
-    approves it only if written after it was published (``headAt``). ``semantic``: the
-    semantic planHash ``plan``'s code change completes (:func:`with_code_change`), recorded
-    so that the apply finds the approved full plan (:mod:`averos_ci.review.records`)."""
+    comment, approvable as any plan and with the same sections as the plan flow's (policy,
+    drift, execution diff, code change, the approval rules as configured): approvals of an
+    earlier plan are void, and a comment approves it only if written after it was published
+    (``headAt``). ``semantic``: the semantic planHash ``plan``'s code change completes
+    (:func:`with_code_change`), recorded so that the apply finds the approved full plan
+    (:mod:`averos_ci.review.records`); ``drift``: the planning's drift report, if any."""
     client, s = ctx.client, ctx.settings
     number = int(pr["number"])
     pr_head = str((pr.get("head") or {}).get("sha", ""))
+    base_sha = str((pr.get("base") or {}).get("sha", "")) or None
     sticky = find_sticky(
         client.issue_comments(number), project=ctx.project, bot_login=ctx.bot_login()
     )
+    verdict, policy_md = policy_section(ctx, plan)
     meta = PlanMeta(
         project=ctx.project,
         plan_hash=plan.plan_hash,
         head_sha=pr_head,
         has_changes=True,
         applicable=plan.applicable,
+        base_state=plan.base_state_hash,
+        policy=policy_meta(verdict) if policy_md else None,
         semantic_hash=semantic,
     )
     old = sticky.meta if sticky is not None else None
     if old is not None and old.plan_hash == meta.plan_hash and old.head_sha == pr_head:
-        meta = replace(meta, approvals=old.current_approvals(), head_at=old.head_at)  # a re-run
+        meta = replace(  # a re-run
+            meta, approvals=old.current_approvals(), head_at=old.head_at, plan_at=old.plan_at
+        )
     note = (
         f"⛔ **Not applied after the merge.** No approval here covers this merge's plan "
         f"against the current state (it was never approved, or the state, the manifest or "
@@ -82,21 +90,28 @@ def publish_recomputed(
         f"recomputed against the current state. Approving it applies it"
         + (f" and resumes the catch-up ({later} later commit(s) wait)." if later > 0 else ".")
     )
-    body = render_plan_comment(
+    shown = drift if drift is not None and (drift.has_drift or drift.modified) else None
+    base_exec, base_label = base_execution(ctx, base_sha)
+    parts = CommentParts(
         meta=meta,
         plan=plan,
-        max_chars=s.max_comment_chars,
-        permission=s.approval_permission.value,
-        self_approval=s.allow_self_approval,
-        pusher_approval=s.allow_pusher_approval,
+        settings=s,
         note=note,
+        policy=policy_md,
+        drift=render_drift(shown, "markdown") if shown else None,
+        base_execution=base_exec,
+        base_label=base_label,
+        elsewhere=f"the job summary of [this run]({ctx.env.run_url})" if ctx.env.run_url else None,
     )
+    body = render_comment(parts, max_chars=s.max_comment_chars)
+    ctx.report.add_summary(render_comment(parts, max_chars=SUMMARY_MAX_CHARS))
     if sticky is None:
         written = client.create_comment(number, body)
     else:
         written = client.update_comment(sticky.id, body)
     if meta.head_at is None:  # GitHub's clock: only approvals written after this count
-        meta = replace(meta, head_at=str(written.get("updated_at") or written.get("created_at")))
+        when = str(written.get("updated_at") or written.get("created_at"))
+        meta = replace(meta, head_at=when, plan_at=meta.plan_at or when)
         client.update_comment(int(written["id"]), restamp(body, meta, status_text(meta, (), note)))
     # The record approvals are checked against (averos_ci.review.records), never the comment.
     client.set_status(

@@ -1,7 +1,8 @@
 """The plan as markdown (PR comment, job summary), under a size budget.
 
 Changes are grouped by element inside one collapsible section per phase; long groups are cut
-in the middle with counts. Every manifest string goes through :func:`md_escape`.
+in the middle with counts. Every manifest string goes through the one escaper
+(:func:`averos_ci._markdown.escape`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
+from averos_ci._markdown import escape as md_escape
 from averos_ci.plan import review
 from averos_ci.plan.mermaid import flowchart
 from averos_ci.plan.model import ExecutionPlan
@@ -18,27 +20,7 @@ from averos_ci.plan.not_applied import markdown_blocks
 from averos_ci.plan.repairs import MAX_NODES
 
 GITHUB_COMMENT_LIMIT = 65_536
-_MD_SPECIAL = set("\\`*_[]|~")
 _WORDS = {"+": "create", "~": "update", "!": "conflict", "-": "removal"}
-
-
-def md_escape(text: str) -> str:
-    """Escape a manifest string for markdown: no markup, no HTML, no mentions, one line."""
-    out = []
-    for ch in text.replace("\r", " ").replace("\n", " "):
-        if ch in _MD_SPECIAL:
-            out.append("\\" + ch)
-        elif ch == "<":
-            out.append("&lt;")
-        elif ch == ">":
-            out.append("&gt;")
-        elif ch == "&":
-            out.append("&amp;")
-        elif ch == "@":
-            out.append("@\u200b")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -207,14 +189,12 @@ def _destroyed(plan: ExecutionPlan, cap: int | None) -> list[str]:
 
 
 def _code_patch(plan: ExecutionPlan, max_chars: int) -> list[str]:
-    """The code change (regenerating adapters): per-file ``+N -M``, merges, conflict hunks."""
+    """The code change (regenerating adapters): each file's diff, grouped and folded."""
     if not plan.code_patch:
         return []
     from averos_ci.plan.patch_render import render_patch_markdown
 
-    text = render_patch_markdown(
-        plan.code_patch, md_escape=md_escape, budget=min(20_000, max_chars // 3)
-    )
+    text = render_patch_markdown(plan.code_patch, budget=min(20_000, max_chars // 3))
     return [text] if text else ["**Code change:** no file changes."]
 
 
@@ -223,17 +203,17 @@ def render_markdown(
     *,
     max_chars: int = GITHUB_COMMENT_LIMIT - 2_000,
     title: str = "averos-ci plan",
-    sections: Sequence[str] = (),
+    code_patch: bool = True,
 ) -> str:
     """Markdown under ``max_chars``: changes are cut from the middle of long groups if needed.
 
-    ``sections`` are extra markdown blocks (already escaped) shown after the counts.
+    ``code_patch=False``: without the code change (the PR comment shows it as a section of
+    its own, :mod:`averos_ci.review.sections`).
     """
     sections = (
         *repair_markdown(plan),
         *markdown_blocks(plan, md_escape),
-        *_code_patch(plan, max_chars),
-        *sections,
+        *(_code_patch(plan, max_chars) if code_patch else ()),
     )
     grouped = [
         (phase.value, [_prepare_group(g) for g in gs])

@@ -1,15 +1,17 @@
-"""The code patch as reviewers read it: per file ``+N -M``, created / deleted / renamed files,
-files where the user's edits are merged, and merge conflicts with their hunks.
+"""The code patch as reviewers read it: in the terminal per file ``+N -M``; in markdown each
+file's diff, folded in groups (created, changed, deleted), conflicts open, within a budget
+that names every file it leaves out; and as one git-style unified diff (``plan --diff``).
 
-Works on the patch's wire form (``plan.code_patch``, what ``plan --format json`` holds), so a
-saved plan renders like a fresh one.
+Works on the patch's wire form (``plan.code_patch``, what ``plan --format json`` holds and
+the planHash covers): everything shown is taken from it, so a saved plan renders like a fresh
+one and an approval covers every byte a reviewer read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from averos_ci._markdown import code, code_block, escape
 from averos_ci.plan.patch import CodePatch
 from averos_ci.plan.review import plain
 
@@ -71,55 +73,151 @@ def render_patch_text(patch: CodePatch | dict[str, Any], *, hunk_lines: int = 40
     return "\n".join(lines) + "\n\n"
 
 
+# (group title, statuses, open): conflicts first and open, the rest folded
+_GROUPS = (
+    ("Conflicts", None, True),
+    ("Created files", ("created",), False),
+    ("Changed files", ("changed", "renamed"), False),
+    ("Deleted files", ("deleted",), False),
+)
+
+
+def _name(f: dict[str, Any]) -> str:
+    if f["status"] == "renamed" and f.get("oldPath"):
+        return f"{code(f['oldPath'])} → {code(f['path'])}"
+    return code(f["path"])
+
+
+def _file_block(f: dict[str, Any]) -> str:
+    notes = [f"{f['status']}, +{f['added']} -{f['removed']}"]
+    if f["merged"] and not f["conflict"]:
+        notes.append("your edits will be merged")
+    if f["conflict"]:
+        notes.append(f"**conflict**: {escape(f['conflict'])}")
+    out = [f"{_name(f)} ({'; '.join(notes)})", ""]
+    if f["conflict"] and f["hunks"]:
+        out += ["Conflicting regions:", "", code_block(f["hunks"], "diff"), ""]
+    if f["diff"]:
+        out += [code_block(f["diff"], "diff"), ""]
+    return "\n".join(out) + "\n"
+
+
+def _grouped(files: list[dict[str, Any]]) -> list[tuple[str, bool, list[dict[str, Any]]]]:
+    out = []
+    for title, statuses, opened in _GROUPS:
+        chosen = [
+            f
+            for f in files
+            if (bool(f["conflict"]) or f["status"] == "kept") == (statuses is None)
+            and (statuses is None or f["status"] in statuses)
+        ]
+        if chosen:
+            out.append((title, opened, sorted(chosen, key=lambda f: str(f["path"]))))
+    return out
+
+
+_LOCAL = "the JSON plan (`averos-ci plan --format json`) and `averos-ci plan --diff`"
+
+
+def _listed(f: dict[str, Any]) -> str:
+    return f"- {_name(f)}\n"
+
+
 def render_patch_markdown(
-    patch: CodePatch | dict[str, Any],
-    *,
-    md_escape: Callable[[str], str],
-    budget: int = 20_000,
-    hunk_lines: int = 30,
+    patch: CodePatch | dict[str, Any], *, budget: int = 20_000, elsewhere: str | None = None
 ) -> str:
-    """A markdown section for the PR comment / job summary: the summary table and the
-    conflicting hunks, within ``budget`` characters (the whole patch is in the JSON plan).
-    ``md_escape``: averos_ci.plan.markdown's (passed in: that module renders this one)."""
+    """The code change as markdown within ``budget`` characters: each file's diff, in a
+    stable order (group, then path). Files whose diff does not fit are named in a list that
+    says where they are (``elsewhere``: e.g. the job summary and the plan artifact)."""
     w = _wire(patch)
     files: list[dict[str, Any]] = w["files"]
-    out: list[str] = []
+    head: list[str] = []
     if w.get("generatorFailed"):
-        out += [f"**Code change — conflict:** {md_escape(w['generatorFailed'])}", ""]
+        head += [f"**Code change — conflict:** {escape(w['generatorFailed'])}", ""]
     if w.get("editsFound"):
-        out += [
+        head += [
             f"**Edits found:** {len(w['editsFound'])} file(s) differ from a clean generation "
             "of the applied manifest; they are kept as your edits and merged.",
             "",
         ]
-    if files:
-        out += ["**Code change:**", "", "| file | change | lines | |", "|---|---|---:|---|"]
-        for f in files:
-            note = (
-                f"**conflict**: {md_escape(f['conflict'])}"
-                if f["conflict"]
-                else ("your edits will be merged" if f["merged"] else "")
+    if not files:
+        text = "\n".join(head)
+        return text[:budget] if len(text) > budget else text
+    added = sum(f["added"] for f in files)
+    removed = sum(f["removed"] for f in files)
+    head += [f"**Code change:** {len(files)} file(s), +{added} -{removed}", ""]
+    groups = _grouped(files)
+    used = sum(len(x) + 1 for x in head)
+    # the names of the files not (yet) shown: reserved, so that every left-out file is named
+    reserve = sum(len(_listed(f)) for f in files) + 300 + len(elsewhere or "")
+    body: list[str] = []
+    left_out: list[dict[str, Any]] = []
+    for title, opened, chosen in groups:
+        summary = f"<summary>{title} ({len(chosen)})</summary>"
+        opening = f"<details{' open' if opened else ''}>{summary}\n\n"
+        closing = "</details>\n"
+        shown: list[str] = []
+        cost = len(opening) + len(closing)
+        for f in chosen:
+            block, name = _file_block(f), len(_listed(f))
+            if used + cost + len(block) + reserve - name <= budget:
+                shown.append(block)
+                cost += len(block)
+                reserve -= name
+            else:
+                left_out.append(f)
+        if shown:
+            body.append(opening + "".join(shown) + closing)
+            used += cost
+    tail: list[str] = []
+    if left_out:
+        where = elsewhere or _LOCAL
+        tail = [
+            "",
+            f"**{len(left_out)} file(s) left out** of this comment (GitHub's size limit); "
+            f"their diffs are in {where}:",
+            "",
+            *(_listed(f).rstrip("\n") for f in left_out),
+        ]
+    text = "\n".join(head) + "\n" + "\n".join(body) + "\n".join(tail)
+    if len(text) > budget:  # not even the names fit: say how many, never cut a fence
+        text = (
+            "\n".join(head)
+            + "\n"
+            + "\n".join(body)
+            + (
+                f"\n**{len(left_out)} file(s) left out** of this comment (GitHub's size limit); "
+                f"every diff is in {elsewhere or 'the JSON plan'}.\n"
             )
-            name = f["path"] if f["status"] != "renamed" else f"{f['oldPath']} → {f['path']}"
-            name = name.replace("`", "").replace("|", "\\|").replace("\n", " ")
-            out.append(f"| `{name}` | {f['status']} | +{f['added']} -{f['removed']} | {note} |")
-        out.append("")
-        for f in (f for f in files if f["conflict"] and f["hunks"]):
-            hunks = f["hunks"].splitlines()[:hunk_lines]
-            block = [
-                f"<details open><summary>Conflict in <code>{md_escape(f['path'])}</code></summary>",
-                "",
-                "```diff",
-                *(h.replace("```", "` ` `") for h in hunks),
-                "```",
-                "</details>",
-                "",
-            ]
-            if sum(len(x) + 1 for x in out + block) > budget:
-                out.append("*(more conflict hunks left out: see the JSON plan)*")
-                break
-            out += block
-    text = "\n".join(out)
-    if len(text) > budget:
-        text = text[: budget - 60].rsplit("\n", 1)[0] + "\n\n*(code change truncated)*"
-    return text + ("\n" if text else "")
+        )
+    if len(text) > budget:  # a budget too small for any diff: the counts only
+        text = "\n".join(head)[:budget]
+    return text
+
+
+def git_diff(patch: CodePatch | dict[str, Any]) -> str:
+    """The whole code change as one git-style unified diff (``diff --git a/… b/…``), for
+    ``git apply --check`` or a pager such as ``delta``, taken from the hashed patch only. A
+    conflicting file's diff holds its conflict markers, as the apply would write them; a
+    renamed file shows as its new path (the patch holds the old file's hash, not its text)."""
+    out: list[str] = []
+    for f in sorted(_wire(patch)["files"], key=lambda f: str(f["path"])):
+        body = f["diff"].splitlines(keepends=True)
+        while body and body[0].startswith(("--- ", "+++ ")):
+            body.pop(0)  # our own headers below: git wants /dev/null for a created file
+        if not body:
+            continue
+        # a file absent before (created, or renamed onto a free path) or after (deleted):
+        # the hunk header says so, and git wants /dev/null on that side
+        created = body[0].startswith("@@ -0,0 ")
+        deleted = body[0].split(" ")[2:3] == ["+0,0"]
+        path = f["path"]
+        out.append(f"diff --git a/{path} b/{path}\n")
+        if created:
+            out += ["new file mode 100644\n", "--- /dev/null\n", f"+++ b/{path}\n"]
+        elif deleted:
+            out += ["deleted file mode 100644\n", f"--- a/{path}\n", "+++ /dev/null\n"]
+        else:
+            out += [f"--- a/{path}\n", f"+++ b/{path}\n"]
+        out += body
+    return "".join(out)

@@ -6,10 +6,11 @@ from collections.abc import Callable, Iterator, Mapping
 
 from rich.text import Text
 
+from averos_ci._markdown import escape as md_escape
 from averos_ci.plan import not_applied, review
 from averos_ci.plan.canonical import carried, compact
 from averos_ci.plan.execution_diff import flatten, show
-from averos_ci.plan.markdown import GITHUB_COMMENT_LIMIT, md_escape, render_markdown
+from averos_ci.plan.markdown import GITHUB_COMMENT_LIMIT, render_markdown
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.repairs import repair_text
 from averos_ci.plan.review import plain

@@ -8,11 +8,11 @@ they are escaped.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
+from averos_ci._markdown import code_block, escape
 from averos_ci.execute.logs import tail
 from averos_ci.execute.summary import NodeOutcome, NodeRecord, RunnerSummary
 
@@ -25,17 +25,6 @@ _ICON = {
     NodeOutcome.SKIPPED: "⏭️",
     NodeOutcome.CANCELLED: "⏹️",
 }
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
-
-
-def escape(text: str) -> str:
-    return _MD_SPECIAL.sub(r"\\\1", text).replace("\r", " ").replace("\n", " ")
-
-
-def code_block(text: str, lang: str = "text") -> str:
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}{lang}\n{text}\n{fence}"
 
 
 def summary_markdown(

@@ -2,7 +2,9 @@
 
 Found by a hidden marker on its first line and trusted only when authored by the token's own
 identity. Its hidden metadata records the plan shown (planHash, head sha) and *pointers* to the
-approvals seen; whether an approval counts is always re-checked against GitHub.
+approvals seen; whether an approval counts is always re-checked against GitHub. Its body is
+built from sections (:mod:`averos_ci.review.sections`); the status block is rewritten in place
+(:func:`restamp`) when approvals come.
 """
 
 from __future__ import annotations
@@ -11,13 +13,11 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from averos_ci.plan.execution_diff import MISSING, execution_changes, flatten, show
-from averos_ci.plan.model import ExecutionPlan
-from averos_ci.review.markdown import code, escape, plan_markdown
+from averos_ci._markdown import code, escape
 
 MARKER_RE = re.compile(r"\A<!-- averos-ci:plan project=(\S+) -->")
 META_RE = re.compile(r"^<!-- averos-ci:meta ([A-Za-z0-9_=-]+) -->$", re.M)
@@ -241,115 +241,6 @@ def restamp(body: str, meta: PlanMeta, status: str) -> str:
     """The same comment with new metadata and status; the plan itself is kept as posted."""
     body = META_RE.sub(lambda _: meta.encode(), body, count=1)
     return _STATUS_RE.sub(lambda _: status, body, count=1)
-
-
-def render_plan_comment(
-    *,
-    meta: PlanMeta,
-    plan: ExecutionPlan,
-    max_chars: int,
-    approvers: Iterable[str] = (),
-    permission: str = "write",
-    self_approval: bool = False,
-    note: str | None = None,
-    pusher_approval: bool = False,
-    base_execution: Mapping[str, Any] | None = None,
-    base_label: str | None = None,
-    plain_reviews: bool = False,
-    policy: str | None = None,
-) -> str:
-    """``base_execution``: the ``execution`` part the base branch's config gives (named
-    ``base_label``); what the plan's differs in is shown above the plan. ``policy``: the
-    policy section (markdown), shown after the status."""
-    counts = plan.counts
-    status = status_text(meta, approvers, note)
-    who = f"a user with **{escape(permission)}** permission or higher"
-    if not self_approval:
-        who += " other than the pull request author"
-    if not pusher_approval:  # the last-pusher rule (averos_ci.review.pushers)
-        sep = " " if self_approval else ", "
-        who += sep + "who authored or committed none of its commits"
-    how = (
-        "The approval command appears here once the code change is computed."
-        if meta.pending
-        else f"To approve, {who} comments this line, which pins this exact plan:\n\n"
-        f"{approve_line(meta.plan_hash)}\n\n"
-        f"or submits an approving review on commit {code(meta.head_sha)} whose body "
-        "contains that line"
-        + (
-            " (a plain approving review counts too, as long as this plan stays the same)"
-            if plain_reviews
-            else ""
-        )
-        + ". A new push replaces this plan and voids earlier approvals; the "
-        "plan is applied on merge only if this exact planHash was approved."
-    )
-    head = "\n".join(
-        [
-            marker(meta.project),
-            meta.encode(),
-            f"### averos-ci plan — {escape(meta.project)}",
-            "",
-            "| planHash | head | create | update | skip | conflicts | remove |",
-            "|---|---|---|---|---|---|---|",
-            f"| {code(meta.plan_hash)} | {code(meta.head_sha)} | {counts.create} | {counts.update} "
-            f"| {counts.skip} | {counts.conflicts} | {counts.remove} |",
-            "",
-            status,
-            "",
-            # the planner leaves the field unset for a bare manifest's plan
-            *([policy.strip(), ""] if policy else []),
-            *execution_block(getattr(plan, "execution", None), base_execution, base_label),
-            "<details><summary>Plan</summary>",
-            "",
-            "",
-        ]
-    )
-    tail = "\n".join(["", "", "</details>", "", how, ""])
-    budget = max_chars - len(head) - len(tail)
-    return head + plan_markdown(plan, max_chars=max(budget, 200)) + tail
-
-
-MAX_EXECUTION_ROWS = 40
-
-
-def execution_block(
-    execution: Mapping[str, Any] | None,
-    base: Mapping[str, Any] | None,
-    base_label: str | None,
-) -> list[str]:
-    """Markdown lines: what changed in the plan's ``execution`` part against the base (open),
-    then every execution setting (folded). Nothing for a plan without an execution part."""
-    if execution is None:
-        return []
-
-    def cell(value: Any) -> str:
-        return "_unset_" if value is MISSING else code(show(value))
-
-    lines: list[str] = []
-    changes = execution_changes(base, execution) if base_label is not None else []
-    if changes:
-        lines += [
-            f"⚠️ **Execution settings differ from the base branch** ({escape(base_label or '')}); "
-            "they are part of the planHash, so an approval covers them:",
-            "",
-        ]
-        for change in changes[:MAX_EXECUTION_ROWS]:
-            lines.append(f"- {cell(change.key)}: {cell(change.before)} → {cell(change.after)}")
-        if len(changes) > MAX_EXECUTION_ROWS:
-            lines.append(f"- … and {len(changes) - MAX_EXECUTION_ROWS} more")
-        lines.append("")
-    rows = list(flatten(execution).items())
-    lines += [
-        "<details><summary>Execution settings</summary>",
-        "",
-        "| setting | value |",
-        "|---|---|",
-        *(f"| {cell(k)} | {cell(v)} |" for k, v in rows[:MAX_EXECUTION_ROWS]),
-    ]
-    if len(rows) > MAX_EXECUTION_ROWS:
-        lines.append(f"| … | {len(rows) - MAX_EXECUTION_ROWS} more |")
-    return [*lines, "", "</details>", ""]
 
 
 def parse_command(body: str | None) -> tuple[bool, str | None]:

@@ -1,4 +1,5 @@
-"""Markdown for comments and job summaries: escaping, and the plan body.
+"""Markdown for comments and job summaries: the one escaper (:mod:`averos_ci._markdown`,
+re-exported for the flows) and the plan's last-resort rendering.
 
 Every string that comes from a manifest or a payload goes through :func:`escape` so that it
 cannot open a link, a mention, an HTML element or break out of a table cell.
@@ -6,38 +7,10 @@ cannot open a link, a mention, an HTML element or break out of a table cell.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-
+from averos_ci._markdown import code, escape
 from averos_ci.plan.model import ExecutionPlan
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
-
-
-def escape(text: str) -> str:
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _SPECIAL.sub(r"\\\1", text)
-    text = text.replace("@", "@\u200b")  # no mentions, no team pings
-    return " ".join(text.split())  # one line: no headings or tables injected through newlines
-
-
-def code(text: str) -> str:
-    """Inline code for hashes and shas (those are hex; anything else is escaped)."""
-    if re.fullmatch(r"[0-9A-Za-z_.:/-]*", text):
-        return f"`{text}`"
-    return escape(text)
-
-
-def plan_markdown(plan: ExecutionPlan, *, max_chars: int, sections: Sequence[str] = ()) -> str:
-    """The plan as markdown under ``max_chars`` (the shared renderer, with a last guard);
-    ``sections`` are extra, already escaped blocks shown after the counts."""
-    from averos_ci.plan.render import render_markdown
-
-    text = render_markdown(plan, max_chars=max_chars, title="Plan", sections=sections)
-    balanced = text.count("<details>") == text.count("</details>")
-    if len(text) <= max_chars and balanced:
-        return text
-    return fallback_markdown(plan, max_chars=max_chars)  # never break the comment's layout
+__all__ = ["code", "escape", "fallback_markdown"]
 
 
 def fallback_markdown(plan: ExecutionPlan, *, max_chars: int) -> str:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "todoapp"
-# Where the comment renderer lives, newest layout first (it moves to review/).
-COMMENT_MODULES = ("averos_ci.review.comment",)
 HEAD_SHA = "4b2c1d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c"
 
 
@@ -26,26 +23,26 @@ def example_plan() -> Any:
 
 
 def comment_module() -> Any:
-    """The module that renders and parses the sticky comment, wherever it lives."""
-    for name in COMMENT_MODULES:
-        try:
-            return importlib.import_module(name)
-        except ImportError:
-            continue
-    raise ImportError(f"no plan comment renderer in {', '.join(COMMENT_MODULES)}")
+    """The module that finds, parses and restamps the sticky comment."""
+    from averos_ci.review import comment
+
+    return comment
 
 
 def comment_markdown() -> str:
-    """The sticky comment's body, exactly as the plan job posts it on the pull request."""
+    """The sticky comment's body, exactly as the plan job posts it on the pull request: the
+    one builder of the comment's sections (averos_ci.review.sections)."""
+    from averos_ci.review.comment import PlanMeta
+    from averos_ci.review.sections import CommentParts, render_comment
+
     plan = example_plan()
-    module = comment_module()
-    meta = module.PlanMeta(
+    meta = PlanMeta(
         project="default",
         plan_hash=plan.plan_hash,
         head_sha=HEAD_SHA,
         has_changes=plan.counts.create + plan.counts.update > 0,
     )
-    return str(module.render_plan_comment(meta=meta, plan=plan, max_chars=60_000))
+    return render_comment(CommentParts(meta=meta, plan=plan), max_chars=60_000)
 
 
 def render() -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -18,11 +19,11 @@ from averos_ci.review.comment import (
     find_sticky,
     marker,
     parse_command,
-    render_plan_comment,
     restamp,
     status_text,
 )
 from averos_ci.review.markdown import escape, fallback_markdown
+from averos_ci.review.sections import CommentParts, render_comment
 from tests.github.gh_world import manifest_variant
 
 BOT = "github-actions[bot]"
@@ -38,7 +39,7 @@ def _plan(extra: int = 0) -> ExecutionPlan:
 def test_meta_round_trip_and_restamp() -> None:
     plan = _plan()
     meta = PlanMeta("default", plan.plan_hash, "a" * 40, True)
-    body = render_plan_comment(meta=meta, plan=plan, max_chars=60_000)
+    body = render_comment(CommentParts(meta=meta, plan=plan), max_chars=60_000)
     assert body.startswith(marker("default"))
     assert PlanMeta.decode(body) == meta
     ref = ApprovalRef("comment", 7, "bob", plan.plan_hash, "a" * 40)
@@ -54,7 +55,7 @@ def test_meta_round_trip_and_restamp() -> None:
 def test_only_the_bots_comment_with_this_projects_marker_is_trusted() -> None:
     plan = _plan()
     meta = PlanMeta("default", plan.plan_hash, "a" * 40, True)
-    body = render_plan_comment(meta=meta, plan=plan, max_chars=60_000)
+    body = render_comment(CommentParts(meta=meta, plan=plan), max_chars=60_000)
     forged = {"id": 1, "body": body, "user": {"login": "mallory"}}
     quoted = {"id": 2, "body": "> " + body, "user": {"login": BOT}}
     other = {
@@ -71,7 +72,7 @@ def test_only_the_bots_comment_with_this_projects_marker_is_trusted() -> None:
 def test_a_huge_plan_stays_under_the_comment_limit() -> None:
     plan = _plan(3000)
     meta = PlanMeta("default", plan.plan_hash, "a" * 40, True)
-    body = render_plan_comment(meta=meta, plan=plan, max_chars=60_000)
+    body = render_comment(CommentParts(meta=meta, plan=plan), max_chars=60_000)
     assert len(body) <= 60_000
     assert PlanMeta.decode(body) == meta and "To approve" in body
     assert len(fallback_markdown(plan, max_chars=5_000)) <= 5_000
@@ -80,10 +81,13 @@ def test_a_huge_plan_stays_under_the_comment_limit() -> None:
 def test_manifest_strings_are_escaped() -> None:
     hostile = "<img src=x onerror=alert(1)> [link](http://evil) @team\n# heading | cell"
     text = escape(hostile)
-    assert "<img" not in text and "](" not in text and "\n" not in text
+    assert "<img" not in text and "\n" not in text
+    assert re.search(r"(?<!\\)[\[\]]", text) is None  # every bracket escaped: no link
     assert "@\u200bteam" in text and "\\|" in text
     meta = PlanMeta("pro<b>ject", "h" * 64, "a" * 40, True)
-    body = render_plan_comment(meta=meta, plan=_plan(), max_chars=60_000, approvers=["<script>"])
+    body = render_comment(
+        CommentParts(meta=meta, plan=_plan(), approvers=tuple(["<script>"])), max_chars=60_000
+    )
     assert "<b>" not in body.split("\n", 2)[2] and "<script>" not in body
 
 
@@ -159,7 +163,7 @@ def test_a_19880_node_plan_with_attribute_diffs_fits_the_comment() -> None:
 
     plan = big_update_plan()
     meta = PlanMeta("default", plan.plan_hash, "a" * 40, True)
-    body = render_plan_comment(meta=meta, plan=plan, max_chars=GITHUB_COMMENT_LIMIT)
+    body = render_comment(CommentParts(meta=meta, plan=plan), max_chars=GITHUB_COMMENT_LIMIT)
     assert len(body) <= GITHUB_COMMENT_LIMIT
     assert PlanMeta.decode(body) == meta and "To approve" in body
     assert '→ "value 0 (v2)"' in body  # the grouped renderer, not the fallback
@@ -179,6 +183,6 @@ def test_manifest_values_cannot_forge_the_comments_metadata() -> None:
         p.write_text(text.replace(old, f"description: {forged!r}"), encoding="utf-8")
         plan = compute_plan(manifest_path=p, state=None).plan
     meta = PlanMeta("default", plan.plan_hash, "a" * 40, True)
-    body = render_plan_comment(meta=meta, plan=plan, max_chars=60_000)
+    body = render_comment(CommentParts(meta=meta, plan=plan), max_chars=60_000)
     assert len(META_RE.findall(body)) == 1 and body.count(STATUS_CLOSE) == 1
     assert "&lt;!-- averos-ci:meta" in body  # shown, escaped

@@ -295,11 +295,3 @@ def test_big_removal_plan_says_how_many_removals_were_omitted() -> None:
     block = text[: match.start()]  # the "Destroyed or replaced" list, before the sections
     listed = len(re.findall(r"^- `-` (entity|simple-field):", block, re.M))
     assert listed + int(match.group(1)) == len(plan.diff.to_remove)
-
-
-def test_extra_sections_follow_the_counts_and_count_against_the_budget() -> None:
-    extra = "**Drift:** 2 generated file(s) changed outside averos-ci."
-    text = render_markdown(plan_of(example_raw()), sections=[extra])
-    assert text.index("| create |") < text.index(extra) < text.index("<details>")
-    limited = render_markdown(big_plan(), max_chars=20_000, sections=[extra * 100])
-    assert len(limited) <= 20_000 and extra in limited

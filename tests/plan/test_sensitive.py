@@ -28,7 +28,8 @@ from averos_ci.plan.model import PlanNode
 from averos_ci.plan.planner import compute_plan
 from averos_ci.plan.render import render_json, render_markdown, render_text
 from averos_ci.planning import apply
-from averos_ci.review.comment import PlanMeta, render_plan_comment
+from averos_ci.review.comment import PlanMeta
+from averos_ci.review.sections import CommentParts, render_comment
 from averos_ci.state import FileStateStore
 from tests.conftest import GOLDEN_MANIFEST
 from tests.security.test_sec_secret_forms import leaked_forms, leaky
@@ -166,7 +167,7 @@ def test_no_secret_in_any_output_and_the_change_is_shown(
     ).plan
     assert plan.plan_hash == saved["planHash"]
     meta = PlanMeta(project="app", plan_hash=plan.plan_hash, head_sha="a" * 40, has_changes=True)
-    comment = render_plan_comment(meta=meta, plan=plan, max_chars=65536)
+    comment = render_comment(CommentParts(meta=meta, plan=plan), max_chars=65536)
     md = render_markdown(plan)
     for name, body in (("comment", comment), ("markdown", md), ("text", render_text(plan))):
         assert_absent(leaked, body, name)

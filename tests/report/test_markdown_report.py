@@ -35,7 +35,7 @@ def test_counts_failures_first_with_excerpt_and_collapsible_table(tmp_path: Path
     assert md.index("### Failures (1)") < md.index("<details><summary>Nodes (2)</summary>")
     assert "final error <b>" in md and "line 99" in md and "line 10\n" not in md  # tail only
     assert "````text" in md  # fence longer than the backticks inside the log
-    assert "bad \\| \\<script\\>" in md  # manifest/tool text is escaped
+    assert "bad \\| &lt;script&gt;" in md  # manifest/tool text is escaped (no HTML)
     assert "`ffffffffffff`" in md
 
 

@@ -10,7 +10,6 @@ import pytest
 
 from averos_ci.execute.regen.merge import compute_patch, merge_file
 from averos_ci.execute.regen.tree import PristineStore, Tree, snapshot, tree_key
-from averos_ci.plan.markdown import md_escape
 from averos_ci.plan.patch import FileStatus
 from averos_ci.plan.patch_render import render_patch_markdown, render_patch_text
 from tests.execute.regen.regen_project import Project, library
@@ -123,8 +122,8 @@ def test_renderings_show_counts_merges_and_conflict_hunks(tmp_path: Path) -> Non
     assert "  - k.ts (deleted, +0 -2)" in text and "  + n.ts (created, +1 -0)" in text
     assert "  ~ m.ts (changed, +6 -0)  CONFLICT: your edits collide" in text
     assert "Conflict in m.ts:\n    <<<<<<< yours (workspace)\n    b (mine)\n" in text
-    md = render_patch_markdown(patch.to_wire(), md_escape=md_escape)
-    assert "| `m.ts` | changed | +6 -0 | **conflict**: your edits collide" in md
+    md = render_patch_markdown(patch.to_wire())
+    assert "`m.ts` (changed, +6 -0; **conflict**: your edits collide" in md
     assert "```diff\n<<<<<<< yours (workspace)\nb (mine)\n" in md
-    assert len(render_patch_markdown(patch, md_escape=md_escape, budget=200)) <= 200
+    assert len(render_patch_markdown(patch, budget=200)) <= 200
     assert patch.hash == patch.to_wire()["hash"] and len(patch.hash) == 64

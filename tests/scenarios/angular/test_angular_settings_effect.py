@@ -1,6 +1,7 @@
 """Every manifest setting the adapter maps takes effect, or the plan says it will not; and the
 only settings the plan says will not are those @wiforge/averos 1.4.1 has no place for at all
-(an authentication provider's type and extra configuration, httpAuthConfig): every setting of
+(an authentication provider's type and extra configuration, httpAuthConfig's
+unauthorizedRedirect): every setting of
 the ToDo example changes the generated app (memberTag, deleteStrategy, fieldMappings,
 description, enableExternalEntityMapping, defaultAuthenticationProvider included).
 
@@ -48,7 +49,7 @@ BOOTSTRAP = {"applicationName", "defaultLanguageCode"}
 NO_PLACE = {
     "authentication-provider.providerType",
     "authentication-provider.config",
-    "http-auth-config.tokenHeader",
+    "http-auth-config.unauthorizedRedirect",
 }
 AUTH_ONLY = {"authentication-provider", "http-auth-config"}
 Args = dict[str, Any]
@@ -96,7 +97,11 @@ def _manifest() -> dict[str, Any]:
     ]
     raw["defaultAuthenticationProvider"] = "jwt"
     raw["enableAuthentication"] = True  # flipped to false as one of the settings
-    raw["httpAuthConfig"] = {"name": "HTTPAuthConfig", "tokenHeader": "Authorization"}
+    raw["httpAuthConfig"] = {
+        "name": "HTTPAuthConfig",
+        "tokenHeader": "X-Token",
+        "unauthorizedRedirect": "/denied",
+    }
     for language in raw["languages"]:  # one entry each is enough
         language["translationEntries"] = language["translationEntries"][:1]
     return raw

@@ -112,6 +112,11 @@ async function main() {
       await page.getByRole('button', { name: 'Continue' }).click(); // the runtime's confirmation
       await deleted;
       await page.waitForLoadState('networkidle');
+      // requestfinished is recorded asynchronously (it awaits the response): wait for the last
+      for (let i = 0; i < 100; i += 1) {
+        if (result.backend.slice(before).some((r) => r.startsWith('DELETE') && r.includes(scenario.deleteArea.url))) break;
+        await page.waitForTimeout(100);
+      }
       result.deleteRequests = result.backend.slice(before);
       await shot('deleted');
     }

@@ -1,4 +1,4 @@
-"""averos_ci._syntax: a parser's complaint said for a person, located where the mistake is."""
+"""averos_ci.source.syntax: a parser's complaint said for a person, located where the mistake is."""
 
 from __future__ import annotations
 

@@ -70,7 +70,7 @@ PRELOAD = (
     "averos_ci._permission",
     "averos_ci._secrets",
     "averos_ci._suggest",
-    "averos_ci._syntax",
+    "averos_ci.source.syntax",
     "averos_ci._token",
     "averos_ci._validation",
     "averos_ci.cli._app",

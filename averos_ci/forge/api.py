@@ -66,6 +66,10 @@ class GitHubClient(RestClient):
     def issue_comments(self, number: int) -> Iterator[dict[str, Any]]:
         return self.paginate(f"{self._repo}/issues/{number}/comments")
 
+    def issue_timeline(self, number: int) -> Iterator[dict[str, Any]]:
+        """GET /issues/{n}/timeline (OpenAPI ``timeline-issue-events``), oldest first."""
+        return self.paginate(f"{self._repo}/issues/{number}/timeline")
+
     def get_comment(self, comment_id: int) -> dict[str, Any] | None:
         try:
             return json_object(self.request("GET", f"{self._repo}/issues/comments/{comment_id}"))

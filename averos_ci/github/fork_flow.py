@@ -22,6 +22,7 @@ from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import PullRequest, WorkflowRunEvent
 from averos_ci.github.patch_result import LoadedPatch
 from averos_ci.github.plan_flow import PlanOutcome, plan_for
+from averos_ci.review.pushers import proven_fork_pusher
 
 NOTHING = PlanOutcome(None, None, None, False, False)
 
@@ -59,8 +60,12 @@ def run_pull(
         pr = PullRequest.model_validate(found[0])
     except ValidationError:
         raise GitHubAPIError("GET /pulls: unexpected pull request shape") from None
-    # the pull_request run's actor is who pushed the head (a re-run keeps it)
-    return pr, run.actor.login if run.actor else None
+    # the pull_request run's actor is who pushed the head only for a push's run (opened,
+    # synchronize): the payload does not say which, the timeline proves it or nobody is
+    # recorded (averos_ci.review.pushers.proven_fork_pusher)
+    actor = run.actor.login if run.actor else None
+    timeline = ctx.client.issue_timeline(pr.number)
+    return pr, proven_fork_pusher(timeline, head_sha=run.head_sha, actor=actor)
 
 
 def plan_pull_head(

@@ -12,9 +12,18 @@ only refuse more: everyone GitHub maps a commit of the pull request to is refuse
 A head without a recorded push (its plan run was cancelled, or it was planned only by
 ``/averos plan``) fails closed: no approval by anyone but the author counts until a push is
 planned. The base branch's ``github.allowPusherApproval`` turns the rule off.
+
+A fork's pull request is planned by a ``workflow_run`` follow-up, whose payload names the
+actor of the fork's run but not its action: for ``reopened`` or ``ready_for_review`` that actor
+is who reopened it, not who pushed. :func:`proven_fork_pusher` takes the actor as the pusher
+only when the pull request's timeline proves the run was a push's (see there); else none is
+recorded and the rule fails closed, as for a same-repository reopen.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from averos_ci.forge.protocol import Forge
 
@@ -63,4 +72,39 @@ def pusher_refusal(
             f"@{login} authored or committed a commit of this pull request and cannot approve "
             "it (the last-pusher rule; see github.allowPusherApproval)"
         )
+    return None
+
+
+# pull_request activity that starts a run without a push: its actor is not a pusher
+_NOT_A_PUSH = frozenset({"reopened", "ready_for_review", "converted_to_draft"})
+
+
+def proven_fork_pusher(
+    timeline: Iterable[Mapping[str, Any]], *, head_sha: str, actor: str | None
+) -> str | None:
+    """Who pushed ``head_sha`` of a fork's pull request, as far as its timeline proves it.
+
+    - a ``head_ref_force_pushed`` event to ``head_sha``: its actor (the server's record);
+    - else the run's ``actor``, only when ``head_sha`` is a ``committed`` event and the pull
+      request was never reopened or made ready for review: then the run that planned it was an
+      ``opened`` or ``synchronize`` one, whose actor is the pusher. A ``committed`` event's
+      place in the timeline follows git's dates, which the committer sets, so it never proves
+      a push came after a reopen;
+    - else ``None`` (not proven: every approval but the author's refused until a push).
+    """
+    committed, not_a_push = False, False
+    forced: str | None = None
+    for event in timeline:
+        kind = event.get("event")
+        if kind == "committed" and event.get("sha") == head_sha:
+            committed = True
+        elif kind == "head_ref_force_pushed" and event.get("commit_id") == head_sha:
+            login = (event.get("actor") or {}).get("login")
+            forced = login if isinstance(login, str) and login else None
+        elif kind in _NOT_A_PUSH:
+            not_a_push, forced = True, None  # a force push before it proves nothing now
+    if forced is not None:
+        return forced
+    if committed and not not_a_push:
+        return actor
     return None

@@ -12,6 +12,8 @@ Endpoints (https://docs.github.com/en/rest, API version 2022-11-28):
   POST /repos/{o}/{r}/issues/comments/{id}/reactions      {"content"}
   GET  /repos/{o}/{r}/pulls/{n}/reviews                   (Link pagination)
   GET  /repos/{o}/{r}/pulls/{n}/commits                   (Link pagination; "commit" schema)
+  GET  /repos/{o}/{r}/issues/{n}/timeline                 (Link pagination; committed and
+                                                          state-change events)
   GET  /repos/{o}/{r}/collaborators/{user}/permission     404 for non-collaborators
   POST /repos/{o}/{r}/statuses/{sha}                      {"state","context",...}
   GET  /repos/{o}/{r}/commits/{sha}/status                combined status (paginated)
@@ -90,6 +92,7 @@ class FakeGitHub:
     reviews: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     pulls: dict[int, dict[str, Any]] = field(default_factory=dict)
     pull_commits: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    timeline: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
     statuses: list[dict[str, Any]] = field(default_factory=list)
     reactions: list[tuple[int, str]] = field(default_factory=list)
@@ -141,6 +144,7 @@ class FakeGitHub:
         }
         self.pulls[number] = pr
         self.pull_commits[number] = [self.commit_item(head_sha, author=author)]
+        self.timeline[number] = [self.committed_event(head_sha, author=author)]
         return pr
 
     def push_head(
@@ -156,6 +160,55 @@ class FakeGitHub:
         author = by or pr["user"]["login"]
         self.pull_commits.setdefault(number, []).append(
             self.commit_item(sha, author=author, committer=committer or author)
+        )
+        self.timeline.setdefault(number, []).append(self.committed_event(sha, author=author))
+
+    def committed_event(self, sha: str, *, author: str | None) -> dict[str, Any]:
+        """A ``committed`` item of GET /issues/{n}/timeline (OpenAPI
+        ``timeline-committed-event``): git's author and committer, no account, no pusher."""
+        api = f"https://api.github.com/repos/{self.repo}"
+        person = {"name": author or "someone", "email": f"{author}@example.com",
+                  "date": self._now()}  # fmt: skip
+        return {
+            "event": "committed",
+            "sha": sha,
+            "node_id": f"C_{sha[:12]}",
+            "url": f"{api}/git/commits/{sha}",
+            "html_url": f"https://github.com/{self.repo}/commit/{sha}",
+            "author": person,
+            "committer": person,
+            "tree": {"sha": sha, "url": f"{api}/git/trees/{sha}"},
+            "message": "commit",
+            "parents": [],
+            "verification": {
+                "verified": False,
+                "reason": "unsigned",
+                "signature": None,
+                "payload": None,
+                "verified_at": None,
+            },
+        }
+
+    def timeline_event(
+        self, number: int, event: str, *, actor: str, commit_id: str | None = None
+    ) -> None:
+        """A state change on #``number``'s timeline (OpenAPI ``state-change-issue-event``):
+        ``reopened``, ``ready_for_review``, ``head_ref_force_pushed`` (``commit_id``: the new
+        head) — with the server's time and the account that made it."""
+        api = f"https://api.github.com/repos/{self.repo}"
+        ident = next(self._ids)
+        self.timeline.setdefault(number, []).append(
+            {
+                "id": ident,
+                "node_id": f"E_{ident}",
+                "url": f"{api}/issues/events/{ident}",
+                "actor": _simple_user(actor),
+                "event": event,
+                "commit_id": commit_id,
+                "commit_url": f"{api}/commits/{commit_id}" if commit_id else None,
+                "created_at": self._now(),
+                "performed_via_github_app": None,
+            }
         )
 
     def commit_item(
@@ -396,6 +449,10 @@ class FakeGitHub:
             return _json({"id": next(self._ids), "content": data["content"]}, 201)
         if (match := re.fullmatch(r"/pulls/(\d+)/reviews", rest)) and m == "GET":
             return self._page(request, list(self.reviews.get(int(match[1]), [])))
+        if (match := re.fullmatch(r"/issues/(\d+)/timeline", rest)) and m == "GET":
+            if int(match[1]) not in self.pulls:
+                return _json({"message": "Not Found"}, 404)
+            return self._page(request, list(self.timeline.get(int(match[1]), [])))
         if (match := re.fullmatch(r"/pulls/(\d+)/commits", rest)) and m == "GET":
             if int(match[1]) not in self.pulls:
                 return _json({"message": "Not Found"}, 404)

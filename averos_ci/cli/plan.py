@@ -181,7 +181,10 @@ def _plan_and_write(
         from averos_ci.plan.patch_render import git_diff
 
         patch = result.plan.code_patch
-        _write(out, git_diff(patch) if patch else "")
+        text = git_diff(patch) if patch else ""
+        _write(out, text)
+        if not text:
+            print("no code change: the adapter does not regenerate, or none", file=sys.stderr)
     elif output_format == "text" and out is None and sys.stdout.isatty():
         _print_coloured(result.plan)
         sys.stdout.write(section)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
+from averos_ci._markdown import code as inline
 from averos_ci._markdown import code_block, escape
 from averos_ci.execute.logs import tail
 from averos_ci.execute.summary import NodeOutcome, NodeRecord, RunnerSummary
@@ -72,7 +73,7 @@ def summary_markdown(
 def _failure(r: NodeRecord) -> list[str]:
     f = r.failure
     code = f.code if f else "FAILED"
-    lines = [f"#### ❌ `{r.node_id.replace('`', '')}` ({escape(r.phase)}) — {escape(code)}", ""]
+    lines = [f"#### ❌ {inline(r.node_id)} ({escape(r.phase)}) — {escape(code)}", ""]
     if f is not None:
         lines += [escape(f.message), ""]
     excerpt = tail(Path(r.log_file), max_lines=40, max_bytes=4096) if r.log_file else ""

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from averos_ci._actions import annotate
+from averos_ci._fs import UnsafePath, contained, is_safe_relpath
 from averos_ci.config import RunConfig
 from averos_ci.statebranch.workspace import DELETED_FILE
 
@@ -34,15 +35,9 @@ class _Guard:
     def target(self, rel: str) -> Path | None:
         """The checkout path for repository-relative ``rel``, or ``None`` (refused)."""
         pure = PurePosixPath(rel)
-        ok = (
-            rel
-            and "\\" not in rel
-            and "\0" not in rel
-            and not pure.is_absolute()
-            and ".." not in pure.parts
-            and not FORBIDDEN_PARTS.intersection(pure.parts)
-        )
-        target = self.root / pure if ok else None
+        # the one path check (averos_ci._fs), and no .github: never a workflow from the branch
+        ok = is_safe_relpath(rel) and not FORBIDDEN_PARTS.intersection(pure.parts)
+        target = _contained(self.root, rel) if ok else None
         if target is not None:
             # no symlink anywhere on the way: the path must stay where it says it is
             walk = self.root
@@ -61,6 +56,13 @@ class _Guard:
         if target is None:
             self.refused.append(rel)
         return target
+
+
+def _contained(root: Path, rel: str) -> Path | None:
+    try:
+        return contained(root, rel)
+    except UnsafePath:
+        return None
 
 
 def restore_generated(src: Path, *, repo_root: Path, config: RunConfig) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import git
 
-from averos_ci._fs import atomic_write_text
+from averos_ci._fs import atomic_write_text, contained
 
 DELETED_FILE = "deleted.json"
 
@@ -51,7 +51,7 @@ def snapshot(changes: dict[str, Path | None], dest: Path) -> None:
     for rel, file in changes.items():
         # a generated symlink is never followed: it could point at any file of the runner
         if file is not None and not file.is_symlink() and file.is_file():
-            target = dest / "files" / rel
+            target = contained(dest / "files", rel)  # git's paths, checked all the same
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(file, target)
     atomic_write_text(dest / DELETED_FILE, json.dumps(deleted) + "\n")

@@ -129,34 +129,37 @@ def test_a_planted_base_tree_reads_no_file_of_the_runner(
     _, new = _attacker_tree(world, manifest_variant(2), tmp_path / "mallory")
     state = json.loads(world.state_files()["default/state.json"])
     base_key = state["pristine"]["key"]
-    base_tree = PristineStore(tmp_path / "unused").load(base_key)
-    assert base_tree is None  # the attacker rebuilds the base from the branch's files
     _, base = _attacker_tree(world, manifest_variant(1), tmp_path / "mallory-base")
-    born = sorted(set(new.files) - set(base.files))
-    assert born, "PR #2 must create a generated file the rename can target"
-    files = dict(base.files)
-    # the base entry's content is the new file's: a perfect "rename" of the runner's file
-    files["../../../runner-secret.txt"] = new.files[born[0]]
-    planted = _store_files(base_key, Tree(files, base.nodes), tmp_path / "m")
-    forged = dict(state)
-    forged["pristine"] = {
-        "key": base_key,
-        "files": {**state["pristine"]["files"], "../../../runner-secret.txt": "0" * 64},
-    }
-    for variant in (planted, {**planted, "default/state.json": json.dumps(forged)}):
-        plant_on_state_branch(world, variant)
-        flow = world.plan_workflow(2, head)
-        body = sticky(fake, 2)[0]
-        assert "RUNNER-SECRET" not in body, body
-        assert "RUNNER-SECRET" not in flow.plan.stdout + flow.plan.stderr
+    # a file PR #2 leaves alone, dropped from the base (so the new tree "creates" it) and
+    # named as the content of the runner's file: a perfect "rename" of that file into it
+    kept = sorted(p for p, data in base.files.items() if new.files.get(p) == data)
+    assert kept, "PR #2 must leave a generated file as it is"
+    files = {p: data for p, data in base.files.items() if p != kept[0]}
+    files["../../../runner-secret.txt"] = base.files[kept[0]]
+    plant_on_state_branch(world, _store_files(base_key, Tree(files, {}), tmp_path / "m"))
+    assert world.plan_workflow(2, head).plan.code == 0
     approve(world, 2, "bob", head)
     r = merge_and_apply(world, "change-2", 2)
     out = r.stdout + r.stderr
-    for path in tree(world, "refs/heads/main"):
-        assert "RUNNER-SECRET" not in (show(world, "refs/heads/main", path) or ""), path
+    main = "refs/heads/main"
+    leaked = [p for p in tree(world, main) if "RUNNER-SECRET" in (show(world, main, p) or "")]
+    assert leaked == [], out  # the attack line
     for c in fake.bot_comments(2):
         assert "RUNNER-SECRET" not in str(c["body"]), out
+    assert r.code == 0, out
     assert (world.root / "runner-secret.txt").read_text(encoding="utf-8") == SECRET
+
+    # the same entry in the (unsealed) state record too: the state itself is refused
+    head = open_pr_from_main(world, 3, manifest_variant(3))
+    state = json.loads(world.state_files()["default/state.json"])
+    files = {**state["pristine"]["files"], "../../../runner-secret.txt": "0" * 64}
+    forged = {**state, "pristine": {**state["pristine"], "files": files}}
+    plant_on_state_branch(world, {"default/state.json": json.dumps(forged)})
+    plan = world.plan_workflow(3, head).plan
+    out = plan.stdout + plan.stderr
+    assert plan.code == 2, out
+    assert "refused the path '../../../runner-secret.txt'" in out
+    assert "RUNNER-SECRET" not in out + "".join(str(c["body"]) for c in fake.bot_comments(3))
 
 
 def test_every_record_of_an_apply_names_the_approved_full_plan_hash(
@@ -177,10 +180,10 @@ def test_every_record_of_an_apply_names_the_approved_full_plan_hash(
     main_log = git(world.origin, "log", "--format=%s", "main", "-n", "5")
     assert f"generated workspace for plan {full[:12]}" in main_log, main_log
     assert semantic[:12] not in main_log
-    state_log = git(world.origin, "log", "--format=%s", "averos-state", "-n", "4")
+    state_log = git(world.origin, "log", "--format=%s", "averos-state")
     assert f"claim apply of {full[:12]}" in state_log, state_log
     assert f"applied {full[:12]}" in state_log, state_log
-    assert semantic[:12] not in state_log
+    assert semantic[:12] not in state_log  # progress commits included
     runs = [
         json.loads(text)
         for path, text in world.state_files().items()

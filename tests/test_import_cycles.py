@@ -50,9 +50,6 @@ BASE_FLOOR = len(FLOORS)
 # set empties as they go; the lead empties it at merge). Their folder cycles are not counted.
 KNOWN_UPWARD = frozenset(
     {
-        # the forwarding shim plan/identity.py: goes with its last caller (github/base_execution)
-        "averos_ci.plan.identity -> averos_ci.config",
-        "averos_ci.plan.identity -> averos_ci.execute.adapters.identity",
         # the adapter's prediction is asked when a plan is rendered or checked; it should be
         # asked once when planning and carried on the plan (outside its hash)
         "averos_ci.plan.not_applied -> averos_ci.execute.adapters",

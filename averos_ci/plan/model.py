@@ -10,10 +10,7 @@ from pydantic import Field, PrivateAttr, SerializerFunctionWrapHandler, model_se
 from typing_extensions import TypedDict
 
 from averos_ci._model import WireModel
-
-# canonical_json's home is plan.canonical; re-exported until statebranch.keep imports it
-# from there
-from averos_ci.plan.canonical import canonical_json as canonical_json
+from averos_ci.plan.canonical import canonical_json
 
 PLAN_FORMAT_VERSION = 2  # 2: attribute-level changes in every diff entry
 

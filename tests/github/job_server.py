@@ -141,7 +141,6 @@ PRELOAD = (
     "averos_ci.plan.diff",
     "averos_ci.plan.elements",
     "averos_ci.plan.execution_diff",
-    "averos_ci.plan.identity",
     "averos_ci.plan.loaded_files",
     "averos_ci.plan.markdown",
     "averos_ci.plan.mermaid",

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from averos_ci.review.comment import COMPUTING
+from averos_ci.review.comment import COMPUTING, PlanMeta
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_steps import open_pr_from_main
 from tests.github.gh_world import EXAMPLE_DIR, JobResult, PlanWorkflow, World, git, make_world
@@ -189,7 +189,33 @@ def merge_one(world: World, fake: FakeGitHub, number: int, manifest: str) -> tup
         {"node_modules", ".angular", "dist", ".averos-ci"} & set(f.split("/")) for f in files
     )
     assert "Generated files committed to `main`" in result_comment(fake, number)
+    assert_records_name_the_approved_hash(world, fake, number, body, r, subject)
     return body, r
+
+
+def assert_records_name_the_approved_hash(
+    world: World, fake: FakeGitHub, number: int, body: str, r: JobResult, subject: str
+) -> None:
+    """Everything the apply records names the planHash bob approved: from PR 2 on the full
+    one (its code change included), never the semantic one (issue 37, item 8)."""
+    meta = PlanMeta.decode(body)
+    assert meta is not None
+    full, semantic = meta.plan_hash, meta.semantic_hash
+    assert (semantic is not None and semantic != full) == (number > 1), (full, semantic)
+    others = [semantic[:12]] if semantic and semantic != full else []
+    assert r.outputs["plan-hash"] == full
+    assert f"plan {full[:12]}" in subject and not [h for h in others if h in subject]
+    applied = result_comment(fake, number)
+    assert f"Applied plan `{full[:12]}`" in applied and not [h for h in others if h in applied]
+    log = git(world.origin, "log", "--format=%s", "averos-state")
+    assert f"applied {full[:12]}" in log and f"claim apply of {full[:12]}" in log
+    assert not [h for h in others if h in log]
+    runs = [
+        json.loads(text)["planHash"]
+        for path, text in world.state_files().items()
+        if path.startswith(f"{PROJECT}/runs/")
+    ]
+    assert full in runs and not [h for h in others if h in runs], runs
 
 
 def changed_files(world: World, before: str, after: str) -> dict[str, set[str]]:

@@ -31,12 +31,12 @@ from averos_ci.plan.planner import plan_manifest
 class Generation:
     key: str
     tree: Tree | None  # None: the generation failed or was interrupted
-    result: RunResult | None = None  # None: the (base) tree came from the store
+    result: RunResult  # the run of the clean generation (never taken from the store)
     failure: str | None = None  # why a clean generation of this manifest fails
 
     @property
     def interrupted(self) -> str | None:
-        return self.result.interrupted if self.result is not None else None
+        return self.result.interrupted
 
 
 def generate(

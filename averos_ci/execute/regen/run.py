@@ -34,7 +34,6 @@ from averos_ci.execute.regen.patching import (
     scratch_folder,
 )
 from averos_ci.execute.runner import RunResult
-from averos_ci.execute.summary import summarize
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.patch_render import render_patch_text
 from averos_ci.plan.planner import args_hash
@@ -130,7 +129,7 @@ def _run(
         if event_log is not None:
             event_log.close()
     plan = pp.planned.plan
-    if pp.new.result is not None and not pp.new.result.summary.success:
+    if not pp.new.result.summary.success:
         # a node of the generation failed or was cut short: a failed (resumable) run
         return Regenerated(plan, pp.new.result, planned.base_state)
     if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
@@ -159,7 +158,7 @@ def _run(
         )
     if pp.patch.conflicts and merge_conflicts_mode != "markers":
         raise merge_conflicts(pp.patch)
-    result = pp.new.result or _cached_result(plan, config)
+    result = pp.new.result
     state = planned.base_state
     if not dry_run:
         apply_patch(pp.patch, config.workspace_root, markers=True)
@@ -196,12 +195,6 @@ def _ready(
     )
     adapter.open(context)
     adapter.close()
-
-
-def _cached_result(plan: ExecutionPlan, config: RunConfig) -> RunResult:
-    """The generation's tree was in the store (computed by ``plan``): nothing ran."""
-    summary = summarize([], mode=config.mode, duration_ms=0)
-    return RunResult(uuid.uuid4().hex, plan.plan_hash, summary, (), None)
 
 
 def _record(

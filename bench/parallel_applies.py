@@ -105,7 +105,11 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="averos-bench-parallel-"))
     rounds: dict[int, list[tuple[int, int, int, float, float]]] = {n: [] for n in sizes}
     try:
-        mono = make_monorepo(tmp, FakeGitHub(server), github=github)
+        fake = FakeGitHub(server)
+        # GitHub's largest page (per_page=100): the fake's default of 2 exists to exercise
+        # paging, and 100 projects' plan and approval comments would pass its 100-page bound.
+        fake.page_size = 100
+        mono = make_monorepo(tmp, fake, github=github)
         names = [project_name(i) for i in range(sizes[1])]
         files: dict[str, str] = {}
         for i in range(sizes[1]):

@@ -204,11 +204,14 @@ def render_comment(parts: CommentParts, *, max_chars: int) -> str:
         left -= len(text)
     growing = [s for s in SECTIONS if s.grows]
     # each growing section gets at least an even share; more when the later ones need less
-    natural = {s.name: len(s.render(parts, max(left, 0))) for s in growing}
+    natural = {s.name: s.render(parts, max(left, 0)) for s in growing}
     for i, section in enumerate(growing):
-        later = sum(natural[s.name] for s in growing[i + 1 :])
+        later = sum(len(natural[s.name]) for s in growing[i + 1 :])
         share = max(left // (len(growing) - i), left - later)
-        texts[section.name] = text = section.render(parts, max(share, 0))
+        text = natural[section.name]
+        if len(text) > share:  # rendered again within its share (never twice when it fits)
+            text = section.render(parts, max(share, 0))
+        texts[section.name] = text
         left -= len(text)
     body = _SEP.join(t for s in SECTIONS if (t := texts[s.name]))
     return f"{head}{_SEP}{body}\n"

@@ -24,6 +24,16 @@ def example_raw() -> dict[str, Any]:
     return data
 
 
+def flagged_raw() -> dict[str, Any]:
+    """The ToDo example with two settings the Angular adapter cannot apply (issue 41 made
+    every setting of the example itself take effect): a default provider without
+    authentication, and an ``unauthorizedRedirect`` 1.4.1's error interceptor pre-empts."""
+    data = example_raw()
+    data["defaultAuthenticationProvider"] = "jwt"
+    data["httpAuthConfig"] = {"name": "H", "unauthorizedRedirect": "/denied"}
+    return data
+
+
 def golden_raw() -> dict[str, Any]:
     """The golden designer export's ``averosApplication`` (flat form)."""
     data: dict[str, Any] = json.loads(GOLDEN_MANIFEST.read_text(encoding="utf-8"))

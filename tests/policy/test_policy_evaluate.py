@@ -11,7 +11,7 @@ import pytest
 from averos_ci.errors import ConfigError
 from averos_ci.plan import ExecutionPlan
 from averos_ci.policy import PermissionLevel, PolicySettings, evaluate_policy, load_policy
-from tests.plan.plan_samples import applied, example_raw, plan_of
+from tests.plan.plan_samples import applied, example_raw, flagged_raw, plan_of
 
 
 def _changed(mutate: Any) -> ExecutionPlan:
@@ -146,16 +146,20 @@ def test_bad_settings_are_config_errors(raw: dict[str, Any], message: str) -> No
 
 
 def test_forbid_not_applied() -> None:
-    """The adapter's prediction (angular-schematics: memberTag, deleteStrategy, …)."""
+    """The adapter's prediction (angular-schematics: settings 1.4.1 has no place for)."""
     angular = {"adapter": "angular-schematics", "adapterOptions": {"templateCache": True}}
-    plan = plan_of(example_raw(), execution=angular)
+    plan = plan_of(flagged_raw(), execution=angular)
     [v] = evaluate_policy(plan, policy(forbidNotApplied=True)).violations
     assert v.rule == "forbidNotApplied"
-    assert "simple-field:ToDoTask:taskId" in v.elements
-    assert "simple-field:ToDoArea:areaId: memberTag" in v.message and "3 more" in v.message
+    assert set(v.elements) == {"application:ToDoApp", "auth:http-auth-config"}
+    assert "application:ToDoApp: defaultAuthenticationProvider" in v.message
     assert evaluate_policy(plan, policy(forbidNotApplied=False)).passed
-    # an adapter that predicts nothing, or a plan that executes nothing, passes
-    mock = plan_of(example_raw(), execution={"adapter": "mock", "adapterOptions": {}})
+    # every setting of the example takes effect; an adapter that predicts nothing, or a plan
+    # that executes nothing, passes
+    assert evaluate_policy(
+        plan_of(example_raw(), execution=angular), policy(forbidNotApplied=True)
+    ).passed
+    mock = plan_of(flagged_raw(), execution={"adapter": "mock", "adapterOptions": {}})
     assert evaluate_policy(mock, policy(forbidNotApplied=True)).passed
-    unchanged = plan_of(example_raw(), applied(example_raw()), execution=angular)
+    unchanged = plan_of(flagged_raw(), applied(flagged_raw()), execution=angular)
     assert evaluate_policy(unchanged, policy(forbidNotApplied=True)).passed

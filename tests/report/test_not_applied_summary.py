@@ -17,14 +17,15 @@ from averos_ci.execute.summary import (
     predicted_not_applied,
     summarize,
 )
-from tests.plan.plan_samples import example_raw, plan_of
+from tests.plan.plan_samples import example_raw, flagged_raw, plan_of
 
 
 def test_the_summary_lists_what_was_not_applied() -> None:
-    plan = plan_of(example_raw())
+    plan = plan_of(flagged_raw())
     nodes = list(plan.nodes)
     found = predicted_not_applied(AngularSchematicsAdapter({"templateCache": True}), nodes)
-    assert ("simple-field:ToDoTask:taskId", "memberTag") in {(n.node_id, n.setting) for n in found}
+    flagged = {(n.node_id, n.setting) for n in found}
+    assert ("auth:http-auth-config", "unauthorizedRedirect") in flagged
     records = [
         NodeRecord(
             node_id=n.id, phase=n.phase.value, command=n.command, outcome=NodeOutcome.SUCCEEDED
@@ -37,9 +38,9 @@ def test_the_summary_lists_what_was_not_applied() -> None:
     assert isinstance(wire, list) and {"nodeId", "setting", "reason"} == set(wire[0])
     json.dumps(doc)
     text = summary_text(summary, records)
-    assert "Not applied" in text and "! simple-field:ToDoTask:taskId: memberTag:" in text
+    assert "Not applied" in text and "! auth:http-auth-config: unauthorizedRedirect:" in text
     event = RunnerCompleted(run_id="r", timestamp="t", plan_hash="h", summary=summary)
-    assert "NOT APPLIED simple-field:ToDoTask:taskId: memberTag:" in _summary_line(event)
+    assert "NOT APPLIED auth:http-auth-config: unauthorizedRedirect:" in _summary_line(event)
 
 
 def test_an_adapter_without_the_method_leaves_the_summary_as_averos_writes_it() -> None:

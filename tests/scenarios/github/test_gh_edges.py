@@ -181,8 +181,8 @@ def run_in_process(
     rerun_of: str | None = None,
 ) -> tuple[Any, Path]:
     from averos_ci.errors import AverosCIError
-    from averos_ci.planning import apply as engine_apply
     from averos_ci.github import run_github
+    from averos_ci.planning import apply as engine_apply
 
     checkout = world.checkout(sha)
     env = world.job_env("push", world.push_event(sha), checkout, sha, rerun_of=rerun_of)

@@ -269,7 +269,7 @@ def test_five_merges_build_the_real_application_on_the_default_branch(
         assert f"- `-` {removed}  (destroy" in body, body[:3000]
     assert counts(body)["conflicts"] == 0 and counts(body)["removals"] == 9, body[:600]
     # the code change: in the plan comment before the approval, and in the apply's log
-    assert "| `src/app/model/to-do-area.ts` | deleted | +0 -" in body, body[:6000]
+    assert "`src/app/model/to-do-area.ts` (deleted, +0 -" in body, body[:6000]
     assert "- src/app/model/to-do-area.ts (deleted, +0 -" in r.stdout, r.stdout[-3000:]
     after = main_tip(world)
     changes = changed_files(world, before, after)
@@ -290,8 +290,8 @@ def test_five_merges_build_the_real_application_on_the_default_branch(
     replaced = "- `-/+` simple-field:ToDoTask:taskId  (forces replacement: memberType"
     assert replaced in body, body[:3000]
     assert counts(body)["conflicts"] == 0, body[:600]
-    assert f"| `{MODEL}` | changed | +1 -1 |" in body, body[:6000]
-    assert f"| `{VIEW_LAYOUT}` | changed |" in body, body[:6000]
+    assert f"`{MODEL}` (changed, +1 -1" in body, body[:6000]
+    assert f"`{VIEW_LAYOUT}` (changed, +" in body, body[:6000]
     assert f"~ {MODEL} (changed, +1 -1)" in r.stdout, r.stdout[-3000:]
     assert f"~ {VIEW_LAYOUT} (changed," in r.stdout, r.stdout[-3000:]
     after = main_tip(world)

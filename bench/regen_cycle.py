@@ -5,9 +5,10 @@
 2. the manifest gains one member; ``plan`` with its code patch is timed (the planning service,
    as `averos-ci plan` calls it): a clean generation of the new manifest in a scratch workspace
    and the three-way merge into the workspace, in memory;
-3. ``run`` of that plan (``expected_plan_hash``) is timed: the generated tree is in the
-   pristine store, so the apply is the merge written, the workspace opened (node_modules
-   linked) and the state recorded.
+3. ``run`` of that plan (``expected_plan_hash``) is timed: the apply generates the new
+   manifest's tree again (the pristine store never stands in for it; it only serves the base
+   tree, and only when its hashes match the applied state's ``state.json``), writes the merge,
+   opens the workspace (node_modules linked) and records the state.
 
 Targets (2-core machine; bench/_targets.py, exit 1 when one misses): plan <= 15 s,
 apply <= 10 s, in both modes (--quick: one round).

@@ -1,5 +1,6 @@
-"""The forge seam: what the review rules (:mod:`averos_ci.review`) ask of a forge — pull
-requests, their comments, reviews and commits, commit statuses and a user's permission.
+"""The forge seam: what the review rules (:mod:`averos_ci.review`) and the flows ask of a
+forge — pull requests, their comments, reviews, commits and timeline, commit statuses and a
+user's permission.
 
 :class:`averos_ci.forge.api.GitHubClient` is the GitHub implementation; another forge (GitLab,
 Gitea) implements the same methods in a sibling of ``forge/`` and the review rules run
@@ -33,6 +34,11 @@ class Forge(Protocol):
     def pull_commits(self, number: int) -> Iterator[dict[str, Any]]: ...
 
     def reviews(self, number: int) -> Iterator[dict[str, Any]]: ...
+
+    def issue_timeline(self, number: int) -> Iterator[dict[str, Any]]:
+        """The pull request's timeline, oldest first: a fork head's push is proven by its
+        ``committed`` / ``head_ref_force_pushed`` event (:mod:`averos_ci.github.fork_flow`)."""
+        ...
 
     # -- comments (the sticky plan comment, approvals, replies) ----------------------------
 

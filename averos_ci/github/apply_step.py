@@ -104,6 +104,7 @@ def apply_step(
     first_claim: dict[str, Any] | None = None
     approved = False
     approved_hash: str | None = None  # the full plan's, for a regenerating adapter
+    approvers: tuple[str, ...] = ()  # the run record's approvedBy
     for attempt in range(s.push_attempts):
         tip = sb.fetch()
         sb.export(tip, project, proj)
@@ -141,7 +142,8 @@ def apply_step(
             ctx.report.set(approved=True, success=True, succeeded=0, failed=0, skipped=0)
             return ApplyResult(plan, False, True, number)
         if not approved:
-            approved_hash = require_approval(ctx, pr, plan, sha)
+            approval = require_approval(ctx, pr, plan, sha)
+            approved_hash, approvers = approval.plan_hash, approval.approvers
             approved = True
             # from here on, everything this apply records names the approved planHash (for a
             # regenerating adapter the full one, its code change included): what an auditor
@@ -208,6 +210,7 @@ def apply_step(
         cancel=cancel,
         manifest_path=manifest_path,
         approved_hash=approved_hash or plan.plan_hash,
+        approvers=approvers,
     )
 
 
@@ -237,6 +240,7 @@ def _execute(
     cancel: Any,
     manifest_path: Path,
     approved_hash: str,
+    approvers: tuple[str, ...],
 ) -> ApplyResult:
     s, project, plan = ctx.settings, ctx.project, planned.plan
     approved = approved_hash  # what every record of this apply names (the full planHash)
@@ -324,6 +328,7 @@ def _execute(
             "resumed": resumed,
             "summary": summary.to_wire(),
             "resumedNodes": sum(1 for r in getattr(outcome, "records", ()) if r.resumed),
+            "approvedBy": list(approvers),
         },
         sha=sha,
     )

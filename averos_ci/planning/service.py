@@ -17,6 +17,7 @@ from typing import Literal
 from averos_ci.config import RunConfig
 from averos_ci.errors import AverosCIError
 from averos_ci.execute.adapters.identity import execution_identity
+from averos_ci.execute.adapters.registry import adapter_name
 from averos_ci.plan.planner import PlanResult, compute_plan
 from averos_ci.planning.sources import StateSource
 from averos_ci.state.guard import Planned, plan_on_base
@@ -55,7 +56,7 @@ def plan_project(
             manifest_path=manifest_path,
             state=state,
             state_path=base_source.where,
-            adapter=adapter or config.adapter,
+            adapter=adapter_name(adapter or config.adapter),
             workspace_root=config.workspace_root,
             fatal=fatal,
             max_bytes=max_bytes,

@@ -48,6 +48,15 @@ class ApprovalView:
     outdated: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Approval:
+    """What :func:`require_approval` found: the planHash to execute and who approved it (the
+    approvers who meet the policy, in the order of the pull request's comments and reviews)."""
+
+    plan_hash: str
+    approvers: tuple[str, ...]
+
+
 def approval_view(
     client: Forge,
     *,
@@ -143,10 +152,10 @@ def approved_target(facts: HeadFacts, plan: ExecutionPlan) -> str:
 
 def require_approval(
     ctx: FlowContext, pr: dict[str, Any] | None, plan: ExecutionPlan, sha: str
-) -> str:
+) -> Approval:
     """At apply: refuse (:class:`ApplyRefused`) unless ``plan`` is approved on the merged PR.
-    Returns the approved planHash to execute: ``plan``'s, or the full plan's whose code change
-    completes it (:func:`approved_target`)."""
+    Returns the approved planHash to execute (``plan``'s, or the full plan's whose code change
+    completes it: :func:`approved_target`) and its approvers, whom the run record names."""
     if pr is None:
         raise ApplyRefused(
             f"commit {sha[:12]} is not the merge of a pull "
@@ -192,7 +201,7 @@ def require_approval(
     if view.approvers:
         approvers = enforce_requirements(ctx, plan, list(view.approvers), policy)
         print(f"plan {target} approved by {', '.join(approvers)}")
-        return target
+        return Approval(target, tuple(approvers))
     outdated = (
         f" (outdated approving review(s) by {', '.join(view.outdated)}: the plan changed "
         "since they were submitted)"
@@ -215,6 +224,7 @@ def require_approval(
 
 
 __all__ = [
+    "Approval",
     "ApprovalView",
     "Permission",
     "Refusal",

@@ -49,6 +49,8 @@ def test_the_model_holds_what_the_applies_wrote(state_world: StateWorld, tmp_pat
     assert default.last_apply is not None and default.last_apply.sha == state_world.merges[1]
     assert all(r.duration_ms is not None and r.finished_at is not None for r in applies)
     assert len({r.plan_hash for r in applies}) == 2
+    # each run record names who approved it (PR #1: bob, PR #2: carol)
+    assert [r.approver for r in applies] == ["bob", "carol"]
     # every apply and the drift record are commits of this folder
     assert len(default.commits) >= 3
     assert default.drifted and {f.change for f in default.drift.files} == {"missing", "modified"}
@@ -89,6 +91,8 @@ def test_the_pages_show_projects_claims_drift_and_history(
     applied = page.split('id="applied"')[1].split('id="claim"')[0]
     for run in default.runs:
         assert f"<code>{run.plan_hash[:12]}</code>" in applied
+    assert "carol" in applied and "bob" in applied  # the approver column
+    assert "carol" in index.split('id="projects"')[1].split('id="claims"')[0]
     assert "src/app/todo-task.ts" in page and "missing" in page
     assert 'href="../index.html"' in page and 'href="../style.css"' in page
     # accessible: a language, one h1, captions and scoped headers on every table

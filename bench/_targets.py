@@ -150,7 +150,10 @@ TARGETS: tuple[Target, ...] = (
             "same limit: a ratio of two fresh processes on the same file does not depend on the "
             "number of runs; CPU, not wall: the load of other processes is not in it"
         ),
-        last="1.1x (full, 7 paired runs, .ci/run of 2026-12-04); 1.32x (quick, load ~3)",
+        last=(
+            "1.36 x (quick, the newcomer run of this change, 2026-12-04); "
+            "1.1x (full, 7 paired runs, .ci/run of 2026-12-04); 1.32x (quick, load ~3)"
+        ),
     ),
     Target(
         key="validate.yaml_cpu_ratio",
@@ -166,7 +169,10 @@ TARGETS: tuple[Target, ...] = (
         full=2.0,
         quick=2.0,
         why="as the JSON figure (it had no verdict before issue 39)",
-        last="1.0x (full, 7 paired runs, .ci/run of 2026-12-04); 1.20x (quick, load ~3)",
+        last=(
+            "1.027 x (quick, the newcomer run of this change, 2026-12-04); "
+            "1.0x (full, 7 paired runs, .ci/run of 2026-12-04); 1.20x (quick, load ~3)"
+        ),
     ),
     Target(
         key="plan_scale.wall_5000",
@@ -200,6 +206,7 @@ TARGETS: tuple[Target, ...] = (
             "of the shared machine is not in it"
         ),
         last=(
+            "1.212 s (quick, the newcomer run of this change, 2026-12-04); "
             "4.32 s at 5,000 (.ci/run of 2026-12-04); 1.04 s at 1,000 (quick, 3 runs, load ~2), "
             "1.40 s (quick, load ~6: CPU time grows with the load too)"
         ),
@@ -217,7 +224,10 @@ TARGETS: tuple[Target, ...] = (
             "quick (1,000 entities): memory does not vary with load; 160 MB keeps a third over "
             "the measured 123 MB"
         ),
-        last="443 MB at 5,000 (.ci/run of 2026-12-04); 122 MB at 1,000 (quick)",
+        last=(
+            "121.6 MB (quick, the newcomer run of this change, 2026-12-04); "
+            "443 MB at 5,000 (.ci/run of 2026-12-04); 122 MB at 1,000 (quick)"
+        ),
     ),
     Target(
         key="plan_scale.growth",
@@ -235,7 +245,10 @@ TARGETS: tuple[Target, ...] = (
             "quick: 100 -> 1,000 is mostly the fixed start (0.35 s of the 0.42 s at 100 entities), "
             "measured 2.5x; 4x catches a step that grows faster than linear"
         ),
-        last="4.00x (1,000 -> 5,000, .ci/run of 2026-12-04); 2.5x (100 -> 1,000, quick)",
+        last=(
+            "2.481 x (quick, the newcomer run of this change, 2026-12-04); "
+            "4.00x (1,000 -> 5,000, .ci/run of 2026-12-04); 2.5x (100 -> 1,000, quick)"
+        ),
     ),
     Target(
         key="engine_overhead.file_us_over_floor",
@@ -257,6 +270,7 @@ TARGETS: tuple[Target, ...] = (
             "1,027 us/node with the disk shared (10,000 nodes, load 3)"
         ),
         last=(
+            "146.4 us/node (quick, the newcomer run of this change, 2026-12-04); "
             "quiet (load ~2): 164 us/node (quick, fdatasync floor 97 us); at load 7-10 on 2 cores "
             "(other jobs): 379-388 us/node, missed: an in-process wall figure, it grows with the "
             "machine's load (the memory run alone went from 97 to 371 us/node)"
@@ -280,7 +294,10 @@ TARGETS: tuple[Target, ...] = (
             "3.37x (quick, .ci/run of 2026-12-04), 3.77x (fresh machine), 3.36x (10,000 nodes); "
             "the engine's own cost of the file is what the target is about"
         ),
-        last="1.95x quiet (quick); 1.02x and 2.24x at load 7-10 (quick, 2026-12-04)",
+        last=(
+            "1.504 x (quick, the newcomer run of this change, 2026-12-04); "
+            "1.95x quiet (quick); 1.02x and 2.24x at load 7-10 (quick, 2026-12-04)"
+        ),
     ),
     Target(
         key="engine_overhead.resume_us_per_done",
@@ -296,6 +313,7 @@ TARGETS: tuple[Target, ...] = (
         quick=50.0,
         why="the target 0.5 s after 9,999 done nodes, per node, so one limit holds at both sizes",
         last=(
+            "32.11 us/node (quick, the newcomer run of this change, 2026-12-04); "
             "27.8 us (278 ms after 9,999, 3 runs, load 3); 30 us (quick, quiet); 57-92 us at load "
             "7-10 (quick, missed: an in-process wall figure grows with the load)"
         ),
@@ -313,7 +331,10 @@ TARGETS: tuple[Target, ...] = (
         full=2.0,
         quick=2.0,
         why="same limit (a per-node figure)",
-        last="0.230 ms/node (quick, .ci/run of 2026-12-04)",
+        last=(
+            "0.2929 ms/node (quick, the newcomer run of this change, 2026-12-04); "
+            "0.230 ms/node (quick, .ci/run of 2026-12-04)"
+        ),
     ),
     Target(
         key="projects_changed.changed_s",
@@ -334,7 +355,10 @@ TARGETS: tuple[Target, ...] = (
             "runs a minute apart, load ~6); the full size is where growth shows. Changed by issue "
             "40: the target was 2 s at 100 projects (0.349 s, .ci/run of 2026-12-04)"
         ),
-        last="1.71 s (full, 5 runs, load ~11, 2026-12-04); 0.67 s and 1.40 s (quick, load ~6)",
+        last=(
+            "0.2675 s (quick, the newcomer run of this change, 2026-12-04); "
+            "1.71 s (full, 5 runs, load ~11, 2026-12-04); 0.67 s and 1.40 s (quick, load ~6)"
+        ),
     ),
     Target(
         key="projects_changed.discover_s",
@@ -349,7 +373,10 @@ TARGETS: tuple[Target, ...] = (
         full=2.0,
         quick=2.0,
         why="as `--changed` (issue 40 added it: discovery is most of that time)",
-        last="1.85 s (full, 5 runs, load ~11, 2026-12-04); 1.05 s and 1.14 s (quick, load ~6)",
+        last=(
+            "0.3035 s (quick, the newcomer run of this change, 2026-12-04); "
+            "1.85 s (full, 5 runs, load ~11, 2026-12-04); 1.05 s and 1.14 s (quick, load ~6)"
+        ),
     ),
     Target(
         key="action_cold_start.cold_s",
@@ -365,7 +392,10 @@ TARGETS: tuple[Target, ...] = (
         full=20.0,
         quick=20.0,
         why="same limit: 2.7x above the measured median",
-        last="7.41 s (5 runs, .ci/run of 2026-12-04)",
+        last=(
+            "7.484 s (quick, the newcomer run of this change, 2026-12-04); "
+            "7.41 s (5 runs, .ci/run of 2026-12-04)"
+        ),
     ),
     Target(
         key="action_cold_start.warm_s",
@@ -380,7 +410,10 @@ TARGETS: tuple[Target, ...] = (
         full=6.0,
         quick=6.0,
         why="same limit",
-        last="2.67 s (5 runs, .ci/run of 2026-12-04)",
+        last=(
+            "1.339 s (quick, the newcomer run of this change, 2026-12-04); "
+            "2.67 s (5 runs, .ci/run of 2026-12-04)"
+        ),
     ),
     Target(
         key="parallel_applies.landed_share",
@@ -395,7 +428,10 @@ TARGETS: tuple[Target, ...] = (
         full=1.0,
         quick=1.0,
         why="every apply must land in both modes",
-        last="3/3 and 6/6 (quick, 2026-12-04); the full run (50 and 100) not yet measured",
+        last=(
+            "1 share (quick, the newcomer run of this change, 2026-12-04); "
+            "3/3 and 6/6 (quick, 2026-12-04); the full run (50 and 100) not yet measured"
+        ),
     ),
     Target(
         key="parallel_applies.wall_ratio",
@@ -416,6 +452,7 @@ TARGETS: tuple[Target, ...] = (
             "swings with its load; 3x still catches quadratic growth (4x)"
         ),
         last=(
+            "2.087 x (quick, the newcomer run of this change, 2026-12-04); "
             "2.10x and 2.74x (quick, 3 -> 6 projects, 2026-12-04: retries grew from 5-8 to "
             "23-24); the full run (50 -> 100) not yet measured"
         ),
@@ -437,6 +474,7 @@ TARGETS: tuple[Target, ...] = (
             "(~0.6 s) is most of the batched time: 7.0x and 5.2x measured"
         ),
         last=(
+            "6.767 x (quick, the newcomer run of this change, 2026-12-04); "
             "12.7x (full: 42.1 s against a 3.32 s median of 1.69, 3.32, 3.66 s; load ~9, "
             "2026-12-04: the target is met); 7.0x (quick, .ci/run of 2026-12-04)"
         ),
@@ -466,7 +504,10 @@ TARGETS: tuple[Target, ...] = (
         full=10.0,
         quick=10.0,
         why="same limit",
-        last="2.0 s (quick, 1 run, load ~8, 2026-12-04)",
+        last=(
+            "1.993 s (quick, the newcomer run of this change, 2026-12-04); "
+            "2.0 s (quick, 1 run, load ~8, 2026-12-04)"
+        ),
     ),
     Target(
         key="regen_cycle.plan_s",
@@ -481,7 +522,10 @@ TARGETS: tuple[Target, ...] = (
         full=15.0,
         quick=15.0,
         why="same size, same limit",
-        last="10.12 s (quick, 1 round, load ~8, 2026-12-04; 8.7 s quoted by issue 39)",
+        last=(
+            "4.866 s (quick, the newcomer run of this change, 2026-12-04); "
+            "10.12 s (quick, 1 round, load ~8, 2026-12-04; 8.7 s quoted by issue 39)"
+        ),
     ),
     Target(
         key="regen_cycle.apply_s",
@@ -496,7 +540,10 @@ TARGETS: tuple[Target, ...] = (
         full=10.0,
         quick=10.0,
         why="same size, same limit",
-        last="0.12 s (quick, 1 round, load ~8, 2026-12-04)",
+        last=(
+            "4.838 s (quick, the newcomer run of this change, 2026-12-04); "
+            "0.12 s (quick, 1 round, load ~8, 2026-12-04)"
+        ),
     ),
     Target(
         key="apply_cycle.incremental_s",
@@ -516,6 +563,7 @@ TARGETS: tuple[Target, ...] = (
             "missed at load ~8 (5.08 s)"
         ),
         last=(
+            "2.437 s (quick, the newcomer run of this change, 2026-12-04); "
             "1.82 s (quick, .ci/run of 2026-12-04, first apply 4.28 s); 5.08 s (quick, load ~8, "
             "first apply 6.80 s)"
         ),
@@ -533,7 +581,10 @@ TARGETS: tuple[Target, ...] = (
         full=60.0,
         quick=60.0,
         why="same limit; set by issue 39 (no target before) above the README's 35-50 s",
-        last="23.8 s (quick, .ci/run of 2026-12-04); second run 8.3 s",
+        last=(
+            "22.54 s (quick, the newcomer run of this change, 2026-12-04); "
+            "23.8 s (quick, .ci/run of 2026-12-04); second run 8.3 s"
+        ),
     ),
     Target(
         key="command_one.clean_s",

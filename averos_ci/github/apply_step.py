@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from averos_ci._actions import annotate
+from averos_ci._markdown import code, escape
 from averos_ci.errors import Interrupted, RunFailed
 from averos_ci.execute.hints import apply_failure_hint
 from averos_ci.forge.context import FlowContext
@@ -27,7 +28,6 @@ from averos_ci.plan import ExecutionPlan
 from averos_ci.planning import Planned, plan_project
 from averos_ci.review.approvals import require_approval
 from averos_ci.review.comment import RESULT_MARKER
-from averos_ci.review.markdown import code, escape
 from averos_ci.review.outdated import mark_outdated
 from averos_ci.review.policy_check import refuse_violations
 from averos_ci.statebranch.claim import (

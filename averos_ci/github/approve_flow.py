@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from averos_ci._markdown import escape
 from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import IssueCommentEvent, PullRequestReviewEvent
 from averos_ci.review.approval_check import event_refusal, other_project
@@ -31,7 +32,6 @@ from averos_ci.review.comment import (
     restamp,
     status_text,
 )
-from averos_ci.review.markdown import escape
 from averos_ci.review.outdated import OUTDATED_STATUS, is_outdated
 from averos_ci.review.policy_check import PolicyVerdict, status_for, verdict_from_meta
 from averos_ci.review.project_status import project_context, set_project_status

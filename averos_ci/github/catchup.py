@@ -29,6 +29,7 @@ from typing import Any
 
 import git
 
+from averos_ci._markdown import escape
 from averos_ci.errors import InputError
 from averos_ci.execute.apply import PlanMismatch
 from averos_ci.forge.context import FlowContext
@@ -44,7 +45,6 @@ from averos_ci.github.recomputed import publish_recomputed, with_code_change
 from averos_ci.plan import ExecutionPlan
 from averos_ci.planning import Planned, plan_project
 from averos_ci.review.approvals import require_approval
-from averos_ci.review.markdown import escape
 from averos_ci.review.policy_check import refuse_violations
 from averos_ci.state.drift import WorkspaceMismatch
 from averos_ci.state.guard import AdapterMismatch

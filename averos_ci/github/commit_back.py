@@ -23,9 +23,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from averos_ci._actions import annotate
+from averos_ci._markdown import code
 from averos_ci.forge.context import FlowContext
 from averos_ci.forge.settings import CommitWorkspace
-from averos_ci.review.markdown import code
 from averos_ci.state.model import PullRequestLocation
 from averos_ci.statebranch.keep import Kept, commit_message, land_on_branch, push_files
 from averos_ci.statebranch.landing import Backoff

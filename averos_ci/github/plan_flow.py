@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 
+from averos_ci._markdown import code
 from averos_ci.errors import AverosCIError
 from averos_ci.forge.actions_env import ActionsEnv, annotate
 from averos_ci.forge.api import GitHubAPIError, GitHubClient
@@ -24,7 +25,6 @@ from averos_ci.planning import code_patch_needed, plan_project
 from averos_ci.policy import PolicyResult, PolicySettings, evaluate_policy, render_policy_markdown
 from averos_ci.review.approvals import ApprovalView, approval_view
 from averos_ci.review.comment import PlanMeta, find_sticky, restamp, status_text
-from averos_ci.review.markdown import code
 from averos_ci.review.plan_status import fail_plan_status, failure_reason, set_plan_status
 from averos_ci.review.policy_check import policy_meta, verdict_from_meta
 from averos_ci.review.records import record_url

@@ -13,13 +13,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from averos_ci._markdown import code
 from averos_ci.forge.context import FlowContext
 from averos_ci.github.base_execution import base_execution
 from averos_ci.github.plan_flow import SUMMARY_MAX_CHARS, policy_section
 from averos_ci.plan import ExecutionPlan
 from averos_ci.planning import FileState, Planned, with_code_patch
 from averos_ci.review.comment import PlanMeta, find_sticky, restamp, status_text
-from averos_ci.review.markdown import code
 from averos_ci.review.policy_check import policy_meta
 from averos_ci.review.project_status import project_context
 from averos_ci.review.records import record_url

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from averos_ci._markdown import escape
 from averos_ci.forge.api import GitHubAPIError
 from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import IssueCommentEvent, PullRequest
 from averos_ci.github.fork_flow import NOTHING, plan_pull_head
 from averos_ci.github.plan_flow import PlanOutcome
 from averos_ci.review.comment import find_sticky
-from averos_ci.review.markdown import escape
 from averos_ci.review.outdated import PLAN_COMMAND
 from averos_ci.review.project_status import touched_projects
 from averos_ci.review.trust import trust_base

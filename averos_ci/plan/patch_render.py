@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from averos_ci._markdown import code, code_block, escape
+from averos_ci.plan.items import plain
 from averos_ci.plan.patch import CodePatch
-from averos_ci.plan.review import plain
 
 _MARKS = {"created": "+", "deleted": "-", "changed": "~", "renamed": "→", "kept": "!"}
 

@@ -7,13 +7,13 @@ from collections.abc import Callable, Iterator, Mapping
 from rich.text import Text
 
 from averos_ci._markdown import escape as md_escape
-from averos_ci.plan import not_applied, review
+from averos_ci.plan import not_applied
 from averos_ci.plan.canonical import carried, compact
 from averos_ci.plan.execution_diff import flatten, show
-from averos_ci.plan.markdown import GITHUB_COMMENT_LIMIT, render_markdown
+from averos_ci.plan.items import groups, plain
 from averos_ci.plan.model import ExecutionPlan
+from averos_ci.plan.render_markdown import GITHUB_COMMENT_LIMIT, render_markdown
 from averos_ci.plan.repairs import repair_text
-from averos_ci.plan.review import plain
 from averos_ci.plan.sensitive import mask_wire
 
 __all__ = [
@@ -49,7 +49,7 @@ def _text_lines(plan: ExecutionPlan) -> list[tuple[str, str]]:
             ("", "execution: " + ", ".join(f"{k}={plain(show(v))}" for k, v in execution.items()))
         )
     lines.append(("", ""))
-    for group in review.groups(plan):
+    for group in groups(plan):
         if group.head is not None:
             lines.append((group.head.mark, f"{group.head.mark} {group.head.text}"))
             lines += [(a.mark, f"    {a.mark} {a.text}") for a in group.head.attrs]

@@ -1,6 +1,6 @@
 """Drift repairs in the plan renderings: unchanged nodes re-run because files they generated
 are missing (``plan.repair``, see :mod:`averos_ci.state.drift`). The text block is here;
-:mod:`averos_ci.plan.markdown` renders the markdown one with the same cap."""
+:mod:`averos_ci.plan.render_markdown` renders the markdown one with the same cap."""
 
 from __future__ import annotations
 

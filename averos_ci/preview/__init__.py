@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from averos_ci.preview.app import GeneratedApp, Page, read_app
 from averos_ci.preview.chromium import find_chromium
-from averos_ci.preview.command import DEFAULT_PORT, PreviewResult, preview
 from averos_ci.preview.samples import sample_records
 from averos_ci.preview.serve import serve_spa
+from averos_ci.preview.session import DEFAULT_PORT, PreviewResult, preview
 from averos_ci.preview.tools import ensure_tools
 
 __all__ = [

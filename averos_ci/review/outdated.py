@@ -11,9 +11,9 @@ Best effort: a failure here is a warning, never a failed apply.
 from __future__ import annotations
 
 from averos_ci._actions import annotate
+from averos_ci._markdown import code
 from averos_ci.forge.context import FlowContext
 from averos_ci.review.comment import STATUS_CLOSE, find_sticky
-from averos_ci.review.markdown import code
 from averos_ci.review.project_status import project_context, refresh_aggregate
 
 OUTDATED_MARK = "<!-- averos-ci:outdated -->"

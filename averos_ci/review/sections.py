@@ -5,7 +5,8 @@ summary. A new section is one renderer added to :data:`SECTIONS`.
 
 Each renderer gets the comment's parts and a budget of characters and returns its markdown
 (empty: nothing to show) within that budget. Small sections are rendered first with what is
-left; the growing ones (the plan, the code change) then share the rest.
+left; the growing ones (the plan, the code change) then share the rest. A plan whose markdown
+cannot fit falls back to one line per node (:func:`fallback_markdown`): the layout never breaks.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ from typing import Any
 from averos_ci._markdown import code, escape
 from averos_ci.forge.settings import GitHubSettings
 from averos_ci.plan.execution_diff import MISSING, execution_changes, flatten, show
-from averos_ci.plan.markdown import render_markdown
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.patch_render import render_patch_markdown
+from averos_ci.plan.render_markdown import render_markdown
 from averos_ci.review.comment import PlanMeta, approve_line, marker, status_text
-from averos_ci.review.markdown import fallback_markdown
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,43 @@ def plan(parts: CommentParts, budget: int) -> str:
     if len(text) > room or text.count("<details>") != text.count("</details>"):
         text = fallback_markdown(parts.plan, max_chars=room)  # never break the comment's layout
     return _PLAN_OPEN + text + _PLAN_CLOSE
+
+
+def fallback_markdown(plan: ExecutionPlan, *, max_chars: int) -> str:
+    """A minimal renderer: one line per executable node, head and tail kept when too long."""
+    nodes = plan.executable_nodes()
+    lines = [f"- {n.action.value} {code(n.id) if len(n.id) < 200 else escape(n.id)}" for n in nodes]
+    if not lines:
+        lines = ["_No changes._"]
+    for change in plan.diff.conflicts:
+        lines.append(f"- conflict {escape(change.id)}: {escape(change.reason or 'cannot update')}")
+    for change in plan.diff.to_remove:
+        lines.append(f"- remove (reported, not executed) {escape(change.id)}")
+    text = "\n".join(lines)
+    if len(text) <= max_chars:
+        return text
+    budget = max(0, max_chars - 120)
+    head: list[str] = []
+    tail: list[str] = []
+    used = 0
+    i, j = 0, len(lines) - 1
+    while i <= j:
+        line = lines[i]
+        if used + len(line) + 1 > budget // 2 and head:
+            break
+        head.append(line)
+        used += len(line) + 1
+        i += 1
+    while j >= i:
+        line = lines[j]
+        if used + len(line) + 1 > budget:
+            break
+        tail.insert(0, line)
+        used += len(line) + 1
+        j -= 1
+    omitted = j - i + 1
+    note = f"- … {omitted} more lines omitted (see the job summary / `averos-ci plan`) …"
+    return "\n".join([*head, note, *tail])[:max_chars]
 
 
 def code_change(parts: CommentParts, budget: int) -> str:

@@ -16,9 +16,9 @@ from typing import Any
 
 from averos_ci._fs import atomic_write_text
 from averos_ci.plan.canonical import canonical_json
+from averos_ci.plan.items import plain
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.render import render_text
-from averos_ci.plan.review import plain
 from averos_ci.planning import LoadedState, plan_project
 from averos_ci.state.drift import DriftReport, render_drift
 from averos_ci.state.model import AppliedState

@@ -14,7 +14,7 @@ from typing import Any
 
 import git
 
-from averos_ci.plan.review import plain
+from averos_ci.plan.items import plain
 from averos_ci.state.model import AppliedState
 from averos_ci.state.store import parse_state
 from averos_ci.statebranch.claim import CHECKPOINTS, CLAIM, FORMAT_VERSION, PARTIAL, RUNS

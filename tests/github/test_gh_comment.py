@@ -12,6 +12,7 @@ import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
+from averos_ci._markdown import escape
 from averos_ci.plan import ExecutionPlan, compute_plan
 from averos_ci.review.comment import (
     ApprovalRef,
@@ -22,8 +23,7 @@ from averos_ci.review.comment import (
     restamp,
     status_text,
 )
-from averos_ci.review.markdown import escape, fallback_markdown
-from averos_ci.review.sections import CommentParts, render_comment
+from averos_ci.review.sections import CommentParts, fallback_markdown, render_comment
 from tests.github.gh_world import manifest_variant
 
 BOT = "github-actions[bot]"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from averos_ci._markdown import escape as md_escape
-from averos_ci.plan import review
+from averos_ci.plan import items
 from averos_ci.plan.mermaid import flowchart
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.not_applied import markdown_blocks
@@ -31,7 +31,7 @@ class _Prepared:
     attrs: tuple[str, ...]
 
 
-def _prepare(item: review.Item, indent: str) -> _Prepared:
+def _prepare(item: items.Item, indent: str) -> _Prepared:
     # "\\+" / "\\-": a bare mark after the bullet would open a nested list
     return _Prepared(
         f"{indent}- `{item.mark}` {md_escape(item.text)}",
@@ -49,15 +49,15 @@ class _Group:
     marks: Counter[str]
 
 
-def _prepare_group(group: review.Group) -> _Group:
-    items = ([group.head] if group.head else []) + group.children
+def _prepare_group(group: items.Group) -> _Group:
+    members = ([group.head] if group.head else []) + group.children
     return _Group(
         [] if group.head else [f"- **{md_escape(group.owner)}**"],
         _prepare(group.head, "") if group.head else None,
         [_prepare(c, "  ") for c in group.children],
         md_escape(group.owner),
         group.size,
-        Counter(i.mark for i in items),
+        Counter(i.mark for i in members),
     )
 
 
@@ -217,7 +217,7 @@ def render_markdown(
     )
     grouped = [
         (phase.value, [_prepare_group(g) for g in gs])
-        for phase, gs in groupby(review.groups(plan), lambda g: g.phase)
+        for phase, gs in groupby(items.groups(plan), lambda g: g.phase)
     ]
     graph = _graph(plan)
     text = _markdown(plan, grouped, None, title, sections, graph)

@@ -9,7 +9,7 @@ import pytest
 from averos_ci.execute import ExecutionFailure, NodeOutcome, NodeRecord, RunMode
 from averos_ci.execute.summary import summarize
 from averos_ci.report import append_step_summary, summary_markdown
-from averos_ci.report.markdown import MAX_BYTES
+from averos_ci.report.job_summary import MAX_BYTES
 
 
 def failed(node_id: str, log: Path | None = None, message: str = "boom") -> NodeRecord:

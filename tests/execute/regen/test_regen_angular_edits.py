@@ -122,7 +122,9 @@ def test_a_colliding_edit_is_a_conflict_shown_in_the_plan_and_nothing_is_applied
     assert "    title!: number;" in out  # the generator's side of the hunk
     assert run_cli(["plan", "--config", config, "--format", "markdown"]) == 0
     markdown = capsys.readouterr().out
-    assert "Conflict in <code>" in markdown and "```diff" in markdown
+    # the conflict group stays open, with the conflicting regions as a diff block
+    assert "<details open><summary>Conflicts (1)</summary>" in markdown
+    assert "Conflicting regions:" in markdown and "```diff" in markdown
     assert run_cli(["run", "--config", config]) == 5
     err = capsys.readouterr().err
     assert MODEL in err and "--merge-conflicts=markers" in err

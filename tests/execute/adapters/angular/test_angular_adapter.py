@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +109,9 @@ def test_nodes_report_mutations_and_logs(workspace: Path) -> None:
     tag = results[3].runtime_mutation
     assert tag is not None and not any(p.startswith("src/assets/") for p in tag.created)
     tag_log = workspace.parent / "ws-logs" / "nodes" / "simple-field_ToDoTask_taskId.log"
-    assert "NOT APPLIED: memberTag: ID of ToDoTask.taskId" in tag_log.read_text()
+    assert "NOT APPLIED" not in tag_log.read_text()  # memberTag: ID takes effect (issue 41)
+    model = (workspace / "src/app/model/to-do-task.ts").read_text()
+    assert re.search(r"@ID\(\)\r?\n\s*taskId!: string;", model) and model.count("@ID()") == 1
     fr = json.loads((workspace / "src/assets/i18n/fr.json").read_text())
     assert fr["todotask.status"] == "Statut"
     log = (workspace.parent / "ws-logs" / "nodes" / "entity_ToDoTask.log").read_text()

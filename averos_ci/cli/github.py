@@ -35,7 +35,7 @@ def _run(
     command: str, config: Path | None, *, conflict_hint: str = _REVERT_HINT, **opts: Any
 ) -> int:
     from averos_ci.github import run_github
-    from averos_ci.github.plan_flow import PlanOutcome
+    from averos_ci.github.plan_comment import PlanOutcome
 
     outcome = run_github(command, config_path=config, **opts)
     if isinstance(outcome, PlanOutcome) and outcome.plan and not outcome.plan.applicable:

@@ -140,7 +140,7 @@ class WorkflowRunEvent(_Payload):
 
 class WorkflowDispatchEvent(_Payload):
     """``workflow_dispatch``: a manual run; the apply workflow's ``project`` input re-runs the
-    catch-up of that project (:mod:`averos_ci.github.recovery`)."""
+    catch-up of that project (:mod:`averos_ci.github.apply_flow`)."""
 
     ref: str
     inputs: dict[str, Any] | None = None

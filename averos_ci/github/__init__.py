@@ -24,9 +24,10 @@ if TYPE_CHECKING:
         load_settings,
     )
     from averos_ci.github.apply_flow import apply_merge
-    from averos_ci.github.apply_step import ApplyResult
+    from averos_ci.github.apply_run import ApplyResult
     from averos_ci.github.approve_flow import ApproveOutcome, approve
-    from averos_ci.github.plan_flow import PlanOutcome, plan_pull_request
+    from averos_ci.github.plan_comment import PlanOutcome
+    from averos_ci.github.plan_flow import plan_pull_request
     from averos_ci.github.routes import COMMANDS, run_github
     from averos_ci.statebranch.errors import ApplyRefused
     from averos_ci.statebranch.state_branch import GitError, StateBranch
@@ -71,12 +72,12 @@ _HOMES = {
     "Permission": "averos_ci.forge.settings",
     "load_settings": "averos_ci.forge.settings",
     "apply_merge": "averos_ci.github.apply_flow",
-    "ApplyResult": "averos_ci.github.apply_step",
+    "ApplyResult": "averos_ci.github.apply_run",
     "ApproveOutcome": "averos_ci.github.approve_flow",
     "approve": "averos_ci.github.approve_flow",
     "COMMANDS": "averos_ci.github.routes",
     "run_github": "averos_ci.github.routes",
-    "PlanOutcome": "averos_ci.github.plan_flow",
+    "PlanOutcome": "averos_ci.github.plan_comment",
     "plan_pull_request": "averos_ci.github.plan_flow",
     "ApplyRefused": "averos_ci.statebranch.errors",
     "GitError": "averos_ci.statebranch.state_branch",

@@ -155,7 +155,7 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
     print(f"approval by {login} counted for plan {meta.plan_hash}")
     if g.unmet or g.violations:
         print(f"the policy is not met: {g.unmet or ', '.join(g.violations)}")
-    if pr.get("merged_at") and approved:  # a recomputed plan (averos_ci.github.recovery)
+    if pr.get("merged_at") and approved:  # a recomputed plan (averos_ci.github.apply_flow)
         print("the pull request is merged: the apply workflow's issue_comment trigger applies it")
     ctx.report.set(approved=approved, plan_hash=meta.plan_hash, has_changes=True)
     return ApproveOutcome(approved, None, tuple(approvers), meta.plan_hash)

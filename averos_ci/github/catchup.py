@@ -10,7 +10,7 @@ the pull request's plan was — is approved on the pull request merged there (th
 :func:`~averos_ci.review.approvals.require_approval` as ever: same base state, manifest and
 planHash). Then again from there. Where no approved plan covers the next step, it stops: the
 pull request of the next step gets the recomputed plan in its sticky comment (approvable
-there, see :mod:`averos_ci.github.recovery`), and the rest stays pending. With a regenerating
+there, see :mod:`averos_ci.github.apply_flow`), and the rest stays pending. With a regenerating
 adapter that plan carries its code change, computed here from the default branch's checkout
 (:func:`~averos_ci.github.recomputed.with_code_change`); and an approved plan whose code change
 is no longer the one the apply computes (the workspace moved) is refused and republished so.
@@ -29,33 +29,29 @@ from typing import Any
 
 import git
 
-from averos_ci._markdown import escape
 from averos_ci.errors import InputError
 from averos_ci.execute.apply import PlanMismatch
 from averos_ci.forge.context import FlowContext
-from averos_ci.github.apply_step import (
-    ApplyFn,
-    ApplyResult,
-    PlannedStep,
-    apply_step,
-    comment_result,
-    find_merged_pr,
+from averos_ci.github.apply_run import ApplyFn, ApplyResult, comment_refusal
+from averos_ci.github.apply_step import PlannedStep, apply_step, find_merged_pr
+from averos_ci.github.recomputed import (
+    approve_text,
+    publish_recomputed,
+    republish_mismatch,
+    with_code_change,
 )
-from averos_ci.github.recomputed import publish_recomputed, with_code_change
 from averos_ci.plan import ExecutionPlan
 from averos_ci.planning import Planned, plan_project
 from averos_ci.review.approvals import require_approval
 from averos_ci.review.policy_check import refuse_violations
 from averos_ci.state.drift import WorkspaceMismatch
 from averos_ci.state.guard import AdapterMismatch
-from averos_ci.state.model import AppliedState
 from averos_ci.statebranch.claim import read_claim
 from averos_ci.statebranch.errors import ApplyConflicts, ApplyRefused
 from averos_ci.statebranch.history import (
     MAX_STEPS,
-    first_parent_steps,
     is_ancestor,
-    last_applied,
+    pending_steps,
     read_at,
 )
 from averos_ci.statebranch.project_state import BranchState
@@ -88,7 +84,7 @@ def catch_up(
                 step, pr = _next_step(ctx, sb, work, head=head)
             except (WorkspaceMismatch, AdapterMismatch) as exc:  # no step can run on this base
                 merged = find_merged_pr(ctx, head)
-                _refused(ctx, int(merged["number"]) if merged else None, exc)
+                comment_refusal(ctx, int(merged["number"]) if merged else None, exc)
                 raise
             if step is None:
                 return _result(done, pr if isinstance(pr, ApplyResult) else None)
@@ -107,12 +103,21 @@ def catch_up(
                     planned=PlannedStep(step.tip, step.planned),  # re-planned only if the tip moved
                 )
             except (ApplyRefused, WorkspaceMismatch, AdapterMismatch) as exc:
-                _refused(ctx, number, exc)
+                comment_refusal(ctx, number, exc)
                 raise
             except PlanMismatch as exc:  # the approved code change is not the one computed now
                 if pr is not None:
-                    _republish(ctx, sb, work, step, pr, exc)
-                _refused(ctx, number, exc)
+                    republish_mismatch(
+                        ctx,
+                        sb,
+                        work,
+                        pr,
+                        exc,
+                        sha=step.sha,
+                        planned=step.planned,
+                        manifest=step.manifest,
+                    )
+                comment_refusal(ctx, number, exc)
                 raise
             done.append((step.sha, result))
             if step.sha == head or not result.applied:
@@ -163,7 +168,7 @@ def _next_step(
         if merged is not None:
             print(f"an interrupted apply of {sha[:12]} is on the state branch: it comes first")
             return step_at(sha), merged
-    commits, anchored = _pending(ctx, repo, peek, state, head=head, rel=rel, step_at=step_at)
+    commits, anchored = pending_steps(repo, peek, state, head=head, rel=rel, step_at=step_at)
     if not commits:
         return None, None
     tail = step_at(head) if commits[-1] == head else None
@@ -173,7 +178,7 @@ def _next_step(
             refuse_violations(ctx, tail.plan)
         except ApplyRefused as exc:
             merged = find_merged_pr(ctx, head)
-            _refused(ctx, int(merged["number"]) if merged else None, exc)
+            comment_refusal(ctx, int(merged["number"]) if merged else None, exc)
             raise
         print("no changes: nothing to apply")
         ctx.report.set(
@@ -229,89 +234,14 @@ def _next_step(
             f"approve the recomputed plan on #{number} ({approve_text(shown)}): that "
             "resumes the catch-up; or re-run it with the workflow_dispatch trigger"
         )
-    _refused(ctx, number, refusal)
+    comment_refusal(ctx, number, refusal)
     raise refusal
-
-
-def _republish(
-    ctx: FlowContext, sb: StateBranch, work: Path, step: Step, pr: Any, exc: PlanMismatch
-) -> None:
-    """The approved plan's code change is not the one the apply computed (the workspace or the
-    pristine tree moved since it was shown): its merged PR gets the plan with the code change
-    computed now, for a new approval; the earlier approvals pin the old planHash."""
-    folder = work / "recheck"
-    shutil.rmtree(folder, ignore_errors=True)
-    sb.export(sb.fetch(), ctx.project, folder)
-    shutil.rmtree(folder / "regen", ignore_errors=True)  # never resume a planted generation
-    shown, semantic = with_code_change(ctx, step.planned, state_dir=folder, manifest=step.manifest)
-    publish_recomputed(ctx, pr, shown, sha=step.sha, later=0, semantic=semantic)
-    exc.hint = (
-        f"the code change changed since the plan was approved (the workspace moved): approve "
-        f"the recomputed plan on #{pr['number']} ({approve_text(shown)}), that resumes the "
-        "catch-up"
-    )
-
-
-def approve_text(plan: ExecutionPlan) -> str:
-    return f"/averos approve {plan.plan_hash[:12]}"
 
 
 def _conflicts(step: Step) -> ApplyConflicts:
     return ApplyConflicts(
         f"plan {step.plan.plan_hash[:12]} of {step.sha[:12]} has conflicts and cannot be applied"
     )
-
-
-def _refused(ctx: FlowContext, number: int | None, exc: Exception) -> None:
-    ctx.report.set(success=False)
-    if number is None:
-        return
-    message = getattr(exc, "message", str(exc))
-    hint = getattr(exc, "hint", None)
-    comment_result(
-        ctx,
-        number,
-        f"⛔ **Not applied.** {escape(message)}" + (f"\n\n{escape(hint)}" if hint else ""),
-    )
-
-
-def _pending(
-    ctx: FlowContext,
-    repo: git.Repo,
-    peek: Path,
-    state: AppliedState | None,
-    *,
-    head: str,
-    rel: str,
-    step_at: Any,
-) -> tuple[list[str], bool]:
-    """First-parent commits after the last applied one, up to ``head`` (oldest first), that
-    change the manifest — and ``head``; whether they start at a known applied commit. Empty:
-    the state already holds a later commit."""
-    since = last_applied(peek)
-    if since is not None and state is not None:
-        if since == head or is_ancestor(repo, head, since):
-            if since != head:
-                print(f"the state was applied from {since[:12]}, after {head[:12]}")
-            return ([] if since != head else [head]), True
-        if not is_ancestor(repo, since, head):
-            shallow = str(repo.git.rev_parse("--is-shallow-repository")).strip() == "true"
-            print(
-                f"the last applied commit {since[:12]} is not in this history: head only"
-                + ("; check out with fetch-depth: 0 to catch up" if shallow else "")
-            )
-            return [head], False
-        if step_at(since).plan.manifest_hash != state.manifest_hash:
-            print(f"the state no longer holds the manifest of {since[:12]}: head only")
-            return [head], False
-    elif state is not None:
-        return [head], False  # no record of where the state came from (adopted, older)
-    else:
-        since = None  # never applied: any approved step from the empty state
-    try:
-        return first_parent_steps(repo, since=since, head=head, rel=rel), since is not None
-    except git.GitCommandError:
-        return [head], False  # a shallow checkout: see the README (fetch-depth: 0)
 
 
 def _plan_at(

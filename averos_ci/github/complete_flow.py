@@ -28,7 +28,8 @@ from averos_ci.forge.context import FlowContext, open_context
 from averos_ci.forge.events import PullRequest, PullRequestEvent, WorkflowRunEvent, load_event
 from averos_ci.github.fork_flow import plan_pull_head, run_pull
 from averos_ci.github.patch_result import LoadedPatch, PatchResultError, read_result
-from averos_ci.github.plan_flow import PLAN_ACTIONS, PlanOutcome, plan_for
+from averos_ci.github.plan_comment import PlanOutcome
+from averos_ci.github.plan_flow import PLAN_ACTIONS, plan_for
 from averos_ci.review.comment import StickyComment, find_sticky
 from averos_ci.review.trust import trust_base
 

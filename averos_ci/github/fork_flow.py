@@ -21,7 +21,8 @@ from averos_ci.forge.api import GitHubAPIError
 from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import PullRequest, WorkflowRunEvent
 from averos_ci.github.patch_result import LoadedPatch
-from averos_ci.github.plan_flow import PlanOutcome, plan_for
+from averos_ci.github.plan_comment import PlanOutcome
+from averos_ci.github.plan_flow import plan_for
 from averos_ci.review.pushers import proven_fork_pusher
 
 NOTHING = PlanOutcome(None, None, None, False, False)

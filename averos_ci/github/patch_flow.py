@@ -46,7 +46,7 @@ class TokenInPatchJob(InputError):
 
 
 def code_change_needed(config: RunConfig, planned: PlanResult) -> bool:
-    """Compatibility name of :func:`averos_ci.planning.code_patch_needed` (patch_binding)."""
+    """Compatibility name of :func:`averos_ci.planning.code_patch_needed` (patch_result)."""
     return code_patch_needed(config, planned)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -18,32 +18,24 @@ from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import PullRequest, PullRequestEvent, load_event
 from averos_ci.forge.settings import GitHubSettings
 from averos_ci.github.base_execution import base_execution
-from averos_ci.github.patch_binding import completed_plan
-from averos_ci.github.patch_result import DEFAULT_FILE_NAME, LoadedPatch
-from averos_ci.plan import ExecutionPlan
+from averos_ci.github.patch_result import LoadedPatch, completed_plan
+from averos_ci.github.plan_comment import (
+    SUMMARY_MAX_CHARS,
+    PlanOutcome,
+    left_out_where,
+    policy_section,
+    publish_plan,
+)
 from averos_ci.planning import code_patch_needed, plan_project
-from averos_ci.policy import PolicyResult, PolicySettings, evaluate_policy, render_policy_markdown
-from averos_ci.review.approvals import ApprovalView, approval_view
-from averos_ci.review.comment import PlanMeta, find_sticky, restamp, status_text
-from averos_ci.review.plan_status import fail_plan_status, failure_reason, set_plan_status
-from averos_ci.review.policy_check import policy_meta, verdict_from_meta
-from averos_ci.review.records import record_url
+from averos_ci.review.comment import PlanMeta
+from averos_ci.review.plan_status import fail_plan_status, failure_reason
+from averos_ci.review.policy_check import policy_meta
 from averos_ci.review.sections import CommentParts, render_comment
 from averos_ci.review.trust import trust_base
 from averos_ci.state.drift import render_drift
 from averos_ci.statebranch.project_state import BranchState
 
-SUMMARY_MAX_CHARS = 900_000
 PLAN_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
-
-
-@dataclass(frozen=True)
-class PlanOutcome:
-    plan: ExecutionPlan | None
-    head_sha: str | None
-    comment_id: int | None
-    approved: bool
-    posted: bool  # False: fork / read-only token / skipped action
 
 
 def plan_pull_request(ctx: FlowContext, event: PullRequestEvent) -> PlanOutcome:
@@ -196,122 +188,13 @@ def _plan_for(
         )
         return PlanOutcome(plan, head, None, False, False)
     try:
-        return _publish(ctx, pr, parts, blocked=blocked, pusher=pusher)
+        return publish_plan(ctx, pr, parts, blocked=blocked, pusher=pusher)
     except GitHubAPIError as exc:
         if exc.status in (401, 403):  # read-only token: the summary and outputs are enough
             annotate("warning", f"cannot comment or set a status (read-only token?): {exc.message}")
             ctx.report.set(patch_needed=False)  # nobody could complete the comment
             return PlanOutcome(plan, head, None, False, False)
         raise
-
-
-def _publish(
-    ctx: FlowContext,
-    pr: PullRequest,
-    parts: CommentParts,
-    *,
-    blocked: bool = False,
-    pusher: str | None = None,
-) -> PlanOutcome:
-    plan, meta, note = parts.plan, parts.meta, parts.note
-    s, client = ctx.settings, ctx.client
-    sticky = find_sticky(
-        client.issue_comments(pr.number), project=ctx.project, bot_login=ctx.bot_login()
-    )
-    approvers: list[str] = []
-    view = ApprovalView()
-    if sticky is not None and sticky.meta is not None:
-        # Same head and plan (a re-run): keep the approval pointers; anything else is void.
-        kept = tuple(
-            a
-            for a in sticky.meta.approvals
-            if a.plan_hash == meta.plan_hash and a.head_sha == meta.head_sha
-        )
-        same_head = sticky.meta.head_sha == meta.head_sha
-        same_plan = same_head and sticky.meta.plan_hash == meta.plan_hash
-        meta = replace(
-            meta,
-            approvals=kept,
-            head_at=sticky.meta.head_at if same_head else None,
-            plan_at=sticky.meta.plan_at if same_plan else None,
-        )
-        if same_head and not meta.pending:  # plain reviews are read from GitHub, pointers or not
-            view = approval_view(
-                client,
-                pr_number=pr.number,
-                pr_author=pr.user.login,
-                plan_hash=meta.plan_hash,
-                head_sha=meta.head_sha,
-                settings=s,
-                project=ctx.project,
-                bot_login=ctx.bot_login(),
-            )
-    g = verdict_from_meta(client, view.approvers, meta)
-    approvers = list(view.approvers)
-    parts = replace(
-        parts, meta=meta, approvers=tuple(approvers), outdated=tuple(view.outdated), unmet=g.unmet
-    )
-    body = render_comment(parts, max_chars=s.max_comment_chars)
-    if sticky is None:
-        written = client.create_comment(pr.number, body)
-    else:
-        written = client.update_comment(sticky.id, body)
-    comment_id = int(written["id"])
-    if meta.head_at is None or meta.plan_at is None:
-        # First plan for this head (or this plan): record when it was published, on GitHub's
-        # clock (the comment's own time). Only comments written after ``headAt`` approve this
-        # head; only plain reviews submitted after ``planAt`` approve this plan.
-        when = str(written.get("updated_at") or written.get("created_at"))
-        meta = replace(meta, head_at=meta.head_at or when, plan_at=meta.plan_at or when)
-        client.update_comment(
-            comment_id,
-            restamp(
-                body,
-                meta,
-                status_text(meta, approvers, note, outdated=view.outdated, unmet=g.unmet),
-            ),
-        )
-    approved = not g.violations and (
-        not meta.has_changes or (bool(approvers) and g.passed and not meta.pending)
-    )
-    set_plan_status(
-        ctx,
-        meta.head_sha,
-        plan=plan,
-        approvers=approvers,
-        needs=meta.has_changes,
-        blocked=blocked,
-        gate=g,
-        base=pr.base.sha,
-        pr_number=pr.number,
-        record=record_url(
-            ctx.env.run_url,
-            plan_hash=plan.plan_hash,
-            pr_number=pr.number,
-            pusher=pusher,
-            semantic=meta.semantic_hash,
-            pending=meta.pending,
-        ),
-        pending=meta.pending,
-    )
-    ctx.report.set(approved=approved)
-    return PlanOutcome(plan, meta.head_sha, comment_id, approved, True)
-
-
-def policy_section(ctx: FlowContext, plan: ExecutionPlan) -> tuple[PolicyResult, str | None]:
-    """The base branch's policy verdict on ``plan`` and its section (none without a policy)."""
-    verdict = evaluate_policy(plan, ctx.policy)
-    return verdict, render_policy_markdown(verdict) if ctx.policy != PolicySettings() else None
-
-
-def left_out_where(run_url: str | None) -> str:
-    """Where the diffs a comment leaves out are: the complete job's summary (the same
-    sections under a 1 MiB budget) and the patch job's uploaded result, whose code change holds
-    every file's diff (``averos-ci plan --diff`` prints it as one unified diff)."""
-    artifact = f"the patch job's uploaded artifact ({code(DEFAULT_FILE_NAME)}, its `codePatch`)"
-    if run_url is None:
-        return artifact
-    return f"the job summary of [this workflow run]({run_url}) and {artifact}"
 
 
 def fail_unconfigured_plan(

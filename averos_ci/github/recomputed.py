@@ -1,5 +1,5 @@
 """The recomputed plan of a merge the catch-up stopped at, published on its merged pull
-request: approvable there as any plan (:mod:`averos_ci.github.recovery` applies it).
+request: approvable there as any plan (:mod:`averos_ci.github.apply_flow` applies it).
 
 With a regenerating adapter the plan carries its code change, computed here in-process
 (:func:`with_code_change`): after a merge the checkout is the default branch's, the trusted
@@ -9,14 +9,16 @@ executes exactly that full plan (``expected_plan_hash``) once it is approved.
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from averos_ci._markdown import code
+from averos_ci.execute.apply import PlanMismatch
 from averos_ci.forge.context import FlowContext
 from averos_ci.github.base_execution import base_execution
-from averos_ci.github.plan_flow import SUMMARY_MAX_CHARS, policy_section
+from averos_ci.github.plan_comment import SUMMARY_MAX_CHARS, policy_section
 from averos_ci.plan import ExecutionPlan
 from averos_ci.planning import FileState, Planned, with_code_patch
 from averos_ci.review.comment import PlanMeta, find_sticky, restamp, status_text
@@ -25,6 +27,7 @@ from averos_ci.review.project_status import project_context
 from averos_ci.review.records import record_url
 from averos_ci.review.sections import CommentParts, render_comment
 from averos_ci.state.drift import DriftReport, render_drift
+from averos_ci.statebranch.state_branch import StateBranch
 
 
 def with_code_change(
@@ -128,3 +131,34 @@ def publish_recomputed(
         ),
     )
     print(f"the recomputed plan {plan.plan_hash} is on #{number} for approval")
+
+
+def republish_mismatch(
+    ctx: FlowContext,
+    sb: StateBranch,
+    work: Path,
+    pr: Any,
+    exc: PlanMismatch,
+    *,
+    sha: str,
+    planned: Planned,
+    manifest: Path,
+) -> None:
+    """The approved plan's code change is not the one the apply computed (the workspace or the
+    pristine tree moved since it was shown): its merged PR gets the plan with the code change
+    computed now, for a new approval; the earlier approvals pin the old planHash."""
+    folder = work / "recheck"
+    shutil.rmtree(folder, ignore_errors=True)
+    sb.export(sb.fetch(), ctx.project, folder)
+    shutil.rmtree(folder / "regen", ignore_errors=True)  # never resume a planted generation
+    shown, semantic = with_code_change(ctx, planned, state_dir=folder, manifest=manifest)
+    publish_recomputed(ctx, pr, shown, sha=sha, later=0, semantic=semantic)
+    exc.hint = (
+        f"the code change changed since the plan was approved (the workspace moved): approve "
+        f"the recomputed plan on #{pr['number']} ({approve_text(shown)}), that resumes the "
+        "catch-up"
+    )
+
+
+def approve_text(plan: ExecutionPlan) -> str:
+    return f"/averos approve {plan.plan_hash[:12]}"

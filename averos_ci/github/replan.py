@@ -16,7 +16,7 @@ from averos_ci.forge.api import GitHubAPIError
 from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import IssueCommentEvent, PullRequest
 from averos_ci.github.fork_flow import NOTHING, plan_pull_head
-from averos_ci.github.plan_flow import PlanOutcome
+from averos_ci.github.plan_comment import PlanOutcome
 from averos_ci.review.comment import find_sticky
 from averos_ci.review.outdated import PLAN_COMMAND
 from averos_ci.review.project_status import touched_projects

@@ -127,13 +127,13 @@ def _apply_merge(ctx: FlowContext, event: PushEvent, o: Options) -> Any:
 
 
 def _apply_dispatch(ctx: FlowContext, event: WorkflowDispatchEvent, o: Options) -> Any:
-    from averos_ci.github.recovery import apply_dispatch
+    from averos_ci.github.apply_flow import apply_dispatch
 
     return apply_dispatch(ctx, event, apply_fn=o.apply_fn)
 
 
 def _apply_on_approval(ctx: FlowContext, event: IssueCommentEvent, o: Options) -> Any:
-    from averos_ci.github.recovery import apply_on_approval
+    from averos_ci.github.apply_flow import apply_on_approval
 
     return apply_on_approval(ctx, event, apply_fn=o.apply_fn)
 

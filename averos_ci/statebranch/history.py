@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import git
 
+from averos_ci.state.model import AppliedState
 from averos_ci.statebranch.claim import RUNS
 
 MAX_STEPS = 100  # first-parent commits looked at; older ones are out of reach of a catch-up
@@ -26,6 +28,44 @@ def first_parent_steps(repo: git.Repo, *, since: str | None, head: str, rel: str
     if not changed or changed[-1] != head:
         changed.append(head)
     return changed
+
+
+def pending_steps(
+    repo: git.Repo,
+    peek: Path,
+    state: AppliedState | None,
+    *,
+    head: str,
+    rel: str,
+    step_at: Any,
+) -> tuple[list[str], bool]:
+    """First-parent commits after the last applied one, up to ``head`` (oldest first), that
+    change the manifest — and ``head``; whether they start at a known applied commit. Empty:
+    the state already holds a later commit."""
+    since = last_applied(peek)
+    if since is not None and state is not None:
+        if since == head or is_ancestor(repo, head, since):
+            if since != head:
+                print(f"the state was applied from {since[:12]}, after {head[:12]}")
+            return ([] if since != head else [head]), True
+        if not is_ancestor(repo, since, head):
+            shallow = str(repo.git.rev_parse("--is-shallow-repository")).strip() == "true"
+            print(
+                f"the last applied commit {since[:12]} is not in this history: head only"
+                + ("; check out with fetch-depth: 0 to catch up" if shallow else "")
+            )
+            return [head], False
+        if step_at(since).plan.manifest_hash != state.manifest_hash:
+            print(f"the state no longer holds the manifest of {since[:12]}: head only")
+            return [head], False
+    elif state is not None:
+        return [head], False  # no record of where the state came from (adopted, older)
+    else:
+        since = None  # never applied: any approved step from the empty state
+    try:
+        return first_parent_steps(repo, since=since, head=head, rel=rel), since is not None
+    except git.GitCommandError:
+        return [head], False  # a shallow checkout: see the README (fetch-depth: 0)
 
 
 def last_applied(proj: Path) -> str | None:

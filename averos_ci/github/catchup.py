@@ -35,10 +35,8 @@ from averos_ci.forge.context import FlowContext
 from averos_ci.github.apply_run import ApplyFn, ApplyResult, comment_refusal
 from averos_ci.github.apply_step import PlannedStep, apply_step, find_merged_pr
 from averos_ci.github.recomputed import (
-    approve_text,
-    publish_recomputed,
     republish_mismatch,
-    with_code_change,
+    stop_at,
 )
 from averos_ci.plan import ExecutionPlan
 from averos_ci.planning import Planned, plan_project
@@ -212,30 +210,18 @@ def _next_step(
     if first is None:
         return None, None
     step, pr, refusal = first
-    number = int(pr["number"]) if pr else None
     behind = len(commits) - commits.index(step.sha) - 1
-    shown = step.plan
-    if number is not None and not isinstance(refusal, ApplyConflicts):
-        # with its code change: the apply executes exactly the plan approved there
-        shown, semantic = with_code_change(
-            ctx, step.planned, state_dir=peek, manifest=step.manifest
-        )
-        publish_recomputed(ctx, pr, shown, sha=step.sha, later=behind, semantic=semantic)
-    ctx.report.set(plan_hash=shown.plan_hash, has_changes=True, success=False)
-    if step.sha != head:
-        refusal.message += (
-            f" (stopped at {step.sha[:12]}"
-            + (f", #{number}" if number else "")
-            + f"; {behind} later commit(s) wait)"
-        )
-        refusal.args = (refusal.message,)
-    if number is not None and not isinstance(refusal, ApplyConflicts):
-        refusal.hint = (
-            f"approve the recomputed plan on #{number} ({approve_text(shown)}): that "
-            "resumes the catch-up; or re-run it with the workflow_dispatch trigger"
-        )
-    comment_refusal(ctx, number, refusal)
-    raise refusal
+    stop_at(
+        ctx,
+        pr,
+        refusal,
+        sha=step.sha,
+        planned=step.planned,
+        manifest=step.manifest,
+        state_dir=peek,
+        behind=behind,
+        head=head,
+    )
 
 
 def _conflicts(step: Step) -> ApplyConflicts:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import shutil
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from averos_ci._markdown import code
 from averos_ci.execute.apply import PlanMismatch
 from averos_ci.forge.context import FlowContext
+from averos_ci.github.apply_run import comment_refusal
 from averos_ci.github.base_execution import base_execution
 from averos_ci.github.plan_comment import SUMMARY_MAX_CHARS, policy_section
 from averos_ci.plan import ExecutionPlan
@@ -27,6 +28,7 @@ from averos_ci.review.project_status import project_context
 from averos_ci.review.records import record_url
 from averos_ci.review.sections import CommentParts, render_comment
 from averos_ci.state.drift import DriftReport, render_drift
+from averos_ci.statebranch.errors import ApplyConflicts, ApplyRefused
 from averos_ci.statebranch.state_branch import StateBranch
 
 
@@ -162,3 +164,41 @@ def republish_mismatch(
 
 def approve_text(plan: ExecutionPlan) -> str:
     return f"/averos approve {plan.plan_hash[:12]}"
+
+
+def stop_at(
+    ctx: FlowContext,
+    pr: Any,
+    refusal: ApplyRefused,
+    *,
+    sha: str,
+    planned: Planned,
+    manifest: Path,
+    state_dir: Path,
+    behind: int,
+    head: str,
+) -> NoReturn:
+    """The catch-up stops at ``sha``, the step ``refusal`` refused (``behind`` later steps
+    wait): its merged pull request ``pr`` gets the plan recomputed there, with its code change
+    (unless it conflicts), and the job fails with the refusal, saying how to resume."""
+    number = int(pr["number"]) if pr else None
+    shown = planned.plan
+    if number is not None and not isinstance(refusal, ApplyConflicts):
+        # with its code change: the apply executes exactly the plan approved there
+        shown, semantic = with_code_change(ctx, planned, state_dir=state_dir, manifest=manifest)
+        publish_recomputed(ctx, pr, shown, sha=sha, later=behind, semantic=semantic)
+    ctx.report.set(plan_hash=shown.plan_hash, has_changes=True, success=False)
+    if sha != head:
+        refusal.message += (
+            f" (stopped at {sha[:12]}"
+            + (f", #{number}" if number else "")
+            + f"; {behind} later commit(s) wait)"
+        )
+        refusal.args = (refusal.message,)
+    if number is not None and not isinstance(refusal, ApplyConflicts):
+        refusal.hint = (
+            f"approve the recomputed plan on #{number} ({approve_text(shown)}): that "
+            "resumes the catch-up; or re-run it with the workflow_dispatch trigger"
+        )
+    comment_refusal(ctx, number, refusal)
+    raise refusal

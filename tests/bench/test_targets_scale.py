@@ -27,7 +27,7 @@ SMALLEST: dict[str, list[str]] = {
     "validate": ["--runs", "1"],
     "plan_scale": ["--runs", "1"],
     "engine_overhead": ["--runs", "1"],
-    "parallel_applies": ["--projects", "2"],
+    "parallel_applies": ["--projects", "2", "--runs", "1"],
     "projects_changed": ["--runs", "1"],
 }
 

@@ -11,12 +11,13 @@ value came from there (a value given by a CLI flag has no place in the file).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
-from averos_ci.config import RunConfig
+from averos_ci.config import RunConfig, load_config
 from averos_ci.errors import AverosCIError, ConfigError, InputError
 from averos_ci.source import Document, SourceError, load_document
 
-__all__ = ["check_config"]
+__all__ = ["check_config", "load_checked_config"]
 
 # The RunConfig field behind each top-level key of averos.config.json that is checked here.
 _FIELDS = {"adapter": "adapter", "adapterOptions": "adapter_options", "listeners": "listeners"}
@@ -49,6 +50,15 @@ def check_config(cfg: RunConfig) -> None:
         except ConfigError as exc:
             raise _located(exc, cfg, doc, ("listeners", index)) from None
     _check_manifest(cfg, doc)
+
+
+def load_checked_config(path: Path | None) -> RunConfig:
+    """The config at ``path`` (``None``: ``./averos.config.json``) once :func:`check_config`
+    passed: what ``validate`` reads, so a config ``plan`` refuses fails the pre-commit hook
+    too, with the same error."""
+    cfg = load_config(path)
+    check_config(cfg)
+    return cfg
 
 
 def _document(cfg: RunConfig) -> Document | None:

@@ -37,10 +37,14 @@ def validate(
     ] = 10 * 1024 * 1024,
     config: Annotated[
         Path | None,
-        typer.Option(help="Config file whose manifestPath is validated when no PATH is given."),
+        typer.Option(
+            help="Config file, checked as plan checks it (adapter, adapterOptions, listeners, "
+            "manifestPath); its manifestPath is validated when no PATH is given."
+        ),
     ] = None,
 ) -> int:
-    """Validate Averos manifests. Exit 0 when valid (warnings allowed), 2 when invalid."""
+    """Validate Averos manifests (and the config, when one is read). Exit 0 when valid
+    (warnings allowed), 2 when invalid."""
     from averos_ci.cli import manifest_paths
     from averos_ci.manifest.validate import validate_paths
 

@@ -23,9 +23,9 @@ def member_key(m: Any) -> str:
     return "mname" if is_simple(m) else "memberName"
 
 
-def suggest(name: str, choices: Iterable[str]) -> str | None:
-    """:func:`averos_ci._suggest.suggest`, imported on a finding (difflib stays unloaded on
-    the valid path)."""
-    from averos_ci._suggest import suggest as closest
+def suggest_or_name(name: str, choices: Iterable[str], *, what: str) -> str:
+    """:func:`averos_ci._suggest.suggest_or_name`, imported on a finding: the did-you-mean,
+    else the names there are (a reference to a missing element always says what exists)."""
+    from averos_ci._suggest import suggest_or_name as hint
 
-    return closest(name, choices)
+    return hint(name, choices, what=what)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from averos_ci.manifest import names as N
 from averos_ci.manifest.report import Reporter
-from averos_ci.manifest.rules.common import Members, is_simple, member_name, suggest
+from averos_ci.manifest.rules.common import Members, is_simple, member_name, suggest_or_name
 from averos_ci.source import Pointer
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
                 "REF-02",
                 f"fename {m.fename!r} names no entity",
                 (*at, "fename"),
-                hint=suggest(m.fename, entities),
+                hint=suggest_or_name(m.fename, entities, what="entities"),
             )
     for i, e in enumerate(app.entities):
         if e.sname and e.sname not in service_ids:
@@ -54,8 +54,8 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
                 "REF-03",
                 f"service {e.sname!r} of entity {e.name!r} has no service configuration",
                 ("entities", i, "sname"),
-                hint=suggest(e.sname, service_ids)
-                or f"add a serviceConfigurations entry with id: {e.sname}",
+                hint=suggest_or_name(e.sname, service_ids, what="service configuration ids")
+                + f" (or add a serviceConfigurations entry with id: {e.sname})",
             )
     for i, fm in enumerate(app.fieldMappings):
         if fm.ename not in entities:
@@ -63,7 +63,7 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
                 "REF-04",
                 f"field mapping ename {fm.ename!r} names no entity",
                 ("fieldMappings", i, "ename"),
-                hint=suggest(fm.ename, entities),
+                hint=suggest_or_name(fm.ename, entities, what="entities"),
             )
             continue
         for j, entry in enumerate(fm.mapping):
@@ -74,7 +74,9 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
                     "REF-05",
                     f"fieldKey {entry.fieldKey!r} is not a member of {fm.ename!r}",
                     ("fieldMappings", i, "mapping", j, "fieldKey"),
-                    hint=suggest(entry.fieldKey, member_names[fm.ename]),
+                    hint=suggest_or_name(
+                        entry.fieldKey, member_names[fm.ename], what=f"members of {fm.ename}"
+                    ),
                 )
     for i, s in enumerate(app.services):
         if s.ename and s.ename not in entities:
@@ -82,7 +84,7 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
                 "REF-06",
                 f"service ename {s.ename!r} names no entity",
                 ("services", i, "ename"),
-                hint=suggest(s.ename, entities),
+                hint=suggest_or_name(s.ename, entities, what="entities"),
             )
     for i, u in enumerate(app.useCases):
         if u.useCaseType not in N.USE_CASE_TYPES:
@@ -97,7 +99,7 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
                 "REF-09",
                 f"use case ename {u.ename!r} names no entity",
                 ("useCases", i, "ename"),
-                hint=suggest(u.ename, entities),
+                hint=suggest_or_name(u.ename, entities, what="entities"),
             )
     targets = entities | use_cases
     for li, lang in enumerate(app.languages):
@@ -107,4 +109,5 @@ def check_references(app: Application, members: Members, r: Reporter) -> None:
                     "REF-07",
                     f"targetEntity {t.targetEntity!r} names no entity or use case",
                     ("languages", li, "translationEntries", ti, "targetEntity"),
+                    hint=suggest_or_name(t.targetEntity, targets, what="entities and use cases"),
                 )

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from averos_ci.manifest import names as N
 from averos_ci.manifest.report import Reporter
-from averos_ci.manifest.rules.common import Members, suggest
+from averos_ci.manifest.rules.common import Members, suggest_or_name
 
 if TYPE_CHECKING:
     from averos_ci.manifest.schema import Application
@@ -54,7 +54,7 @@ def check_settings(app: Application, members: Members, r: Reporter) -> None:
                 f"defaultAuthenticationProvider {provider!r} matches no "
                 "authentication providerType",
                 ("defaultAuthenticationProvider",),
-                hint=suggest(provider, types),
+                hint=suggest_or_name(provider, types, what="providerTypes"),
             )
     for i, page in enumerate(app.blankPages):
         if page.targetMenu and page.targetMenu not in N.TARGET_MENUS:

@@ -15,6 +15,7 @@ from .app_edits.http_auth import APPLIED, RUNTIME_VALUES, differs
 RUNTIME = "@wiforge/averos 1.4.1"
 PROOF = "node_modules/@wiforge/averos/fesm2020/wiforge-averos.mjs"
 AUTH_URL_KEY = "authBackendUrl"
+RUNTIME_PROVIDER = "backend"  # the providerType that names 1.4.1's own authentication
 RUNTIME_ID_KEY = "_id"
 DIALECTS = {"json-server": "'JSON-SERVER'", "mongodb": ""}
 SERVICE_KEYS = ("apiHost", "apiPort", "apiProtocol", "apiEndPoint", "apiHTTPQueryBuilder")
@@ -100,9 +101,13 @@ def service_configuration(args: Args) -> list[NotApplied]:
 
 
 def authentication_provider(args: Args) -> list[NotApplied]:
+    """``providerType: backend`` is 1.4.1's one authentication (the ``/auth/*`` API of
+    ``beURL``, which ``authBackendUrl`` sets): it takes effect as it is; any other type
+    (Averos 2's keycloak, google, firebase, dummy providers) has no place in 1.4.1."""
     config = pairs(args.get("config"))
     config.pop(AUTH_URL_KEY, None)
-    settings = ["providerType", *(f"config.{k}" for k in sorted(config))]
+    typed = "providerType" in args and str(args["providerType"]).lower() != RUNTIME_PROVIDER
+    settings = [*(["providerType"] if typed else []), *(f"config.{k}" for k in sorted(config))]
     return [
         NotApplied(
             setting,
@@ -111,7 +116,6 @@ def authentication_provider(args: Args) -> list[NotApplied]:
             f"{PROOF}; set beURL with the config key {AUTH_URL_KEY})",
         )
         for setting in settings
-        if setting != "providerType" or "providerType" in args
     ]
 
 

@@ -1,4 +1,4 @@
-"""``averos-ci github <plan|patch|complete|approve|apply|auto|gate>``: the GitHub Actions flow.
+"""``averos-ci github <plan|patch|complete|approve|apply|auto|gate|drift>``: the GitHub flow.
 
 Each command is one call of :func:`averos_ci.github.run_github` (the routes table).
 """
@@ -32,7 +32,7 @@ ConfigOption = Annotated[
 
 
 def _run(
-    command: str, config: Path | None, *, conflict_hint: str = _REVERT_HINT, **opts: Any
+    command: str, config: str | Path | None, *, conflict_hint: str = _REVERT_HINT, **opts: Any
 ) -> int:
     from averos_ci.github import run_github
     from averos_ci.github.plan_comment import PlanOutcome
@@ -73,6 +73,22 @@ def apply(config: ConfigOption = None) -> int:
 def auto(config: ConfigOption = None) -> int:
     """Dispatch on $GITHUB_EVENT_NAME (plan / approve / apply)."""
     return _run("auto", config)
+
+
+@github_app.command()
+def drift(
+    config: Annotated[
+        str | None,
+        typer.Option(
+            "--config",
+            help="Config file (default: averos.config.json at the repo root); several, one a "
+            "line, for a batch of projects.",
+        ),
+    ] = None,
+) -> int:
+    """schedule / workflow_dispatch: check the project for drift and merged but unapplied
+    changes, and keep its one 'averos-drift' issue up to date (opened, updated, closed)."""
+    return _run("drift", config)
 
 
 @github_app.command()

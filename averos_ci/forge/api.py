@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from averos_ci.forge.rest import (
     API_VERSION,
@@ -172,6 +173,53 @@ class GitHubClient(RestClient):
 
     def pulls_for_commit(self, sha: str) -> list[dict[str, Any]]:
         return list(self.paginate(f"{self._repo}/commits/{sha}/pulls"))
+
+    # -- issues (the scheduled drift check's, :mod:`averos_ci.forge.issue_sync`) ------------
+
+    def open_issues(self, label: str) -> Iterator[dict[str, Any]]:
+        """Open issues labelled ``label``, oldest first (pull requests left out)."""
+        params = {"labels": label, "state": "open", "sort": "created", "direction": "asc"}
+        return (
+            i
+            for i in self.paginate(f"{self._repo}/issues", params=params)
+            if "pull_request" not in i
+        )
+
+    def create_issue(self, *, title: str, body: str, labels: list[str]) -> dict[str, Any]:
+        """POST /issues (not retried once sent: a retry could open two)."""
+        return json_object(
+            self.request(
+                "POST",
+                f"{self._repo}/issues",
+                json={"title": title, "body": clip_body(body), "labels": labels},
+            )
+        )
+
+    def update_issue(self, number: int, **fields: Any) -> dict[str, Any]:
+        """PATCH /issues/{n} with ``fields`` (``title``, ``body``, ``state``,
+        ``state_reason``)."""
+        if isinstance(fields.get("body"), str):
+            fields["body"] = clip_body(fields["body"])
+        return json_object(self.request("PATCH", f"{self._repo}/issues/{number}", json=fields))
+
+    def ensure_label(self, name: str, *, color: str, description: str) -> None:
+        """The label exists afterwards: GET, and POST only when missing (a concurrent
+        creation's 422 ``already_exists`` is success)."""
+        try:
+            self.request("GET", f"{self._repo}/labels/{quote(name, safe='')}")
+            return
+        except GitHubAPIError as exc:
+            if exc.status != 404:
+                raise
+        try:
+            self.request(
+                "POST",
+                f"{self._repo}/labels",
+                json={"name": name, "color": color, "description": description},
+            )
+        except GitHubAPIError as exc:
+            if exc.status != 422:
+                raise
 
 
 if TYPE_CHECKING:

@@ -147,6 +147,14 @@ class WorkflowDispatchEvent(_Payload):
     repository: Repo
 
 
+class ScheduleEvent(_Payload):
+    """``schedule``: a cron run of the default branch (the drift check,
+    :mod:`averos_ci.github.drift_flow`)."""
+
+    schedule: str | None = None
+    repository: Repo | None = None
+
+
 class MergeGroup(_Payload):
     head_sha: str
     head_ref: str
@@ -170,6 +178,7 @@ Event = (
     | WorkflowRunEvent
     | WorkflowDispatchEvent
     | MergeGroupEvent
+    | ScheduleEvent
 )
 
 MODELS: dict[str, type[_Payload]] = {
@@ -181,6 +190,7 @@ MODELS: dict[str, type[_Payload]] = {
     "workflow_run": WorkflowRunEvent,
     "workflow_dispatch": WorkflowDispatchEvent,
     "merge_group": MergeGroupEvent,
+    "schedule": ScheduleEvent,
 }
 
 
@@ -226,6 +236,7 @@ def load_event(name: str, path: str | Path) -> Event:
         | PushEvent
         | WorkflowRunEvent
         | WorkflowDispatchEvent
-        | MergeGroupEvent,
+        | MergeGroupEvent
+        | ScheduleEvent,
     )
     return event

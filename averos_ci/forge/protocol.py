@@ -1,6 +1,6 @@
 """The forge seam: what the review rules (:mod:`averos_ci.review`) and the flows ask of a
-forge — pull requests, their comments, reviews, commits and timeline, commit statuses and a
-user's permission.
+forge — pull requests, their comments, reviews, commits and timeline, commit statuses, a
+user's permission, and the issues a scheduled check keeps.
 
 :class:`averos_ci.forge.api.GitHubClient` is the GitHub implementation; another forge (GitLab,
 Gitea) implements the same methods in a sibling of ``forge/`` and the review rules run
@@ -59,3 +59,15 @@ class Forge(Protocol):
     ) -> None: ...
 
     def permission(self, login: str) -> Permission: ...
+
+    # -- issues (one per drifted project: :mod:`averos_ci.forge.issue_sync`) ---------------
+
+    def open_issues(self, label: str) -> Iterator[dict[str, Any]]:
+        """Open issues labelled ``label``, oldest first, pull requests left out."""
+        ...
+
+    def create_issue(self, *, title: str, body: str, labels: list[str]) -> dict[str, Any]: ...
+
+    def update_issue(self, number: int, **fields: Any) -> dict[str, Any]: ...
+
+    def ensure_label(self, name: str, *, color: str, description: str) -> None: ...

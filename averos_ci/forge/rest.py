@@ -22,6 +22,9 @@ from averos_ci.errors import AverosCIError, ExitCode
 API_VERSION = "2022-11-28"
 USER_AGENT = "averos-ci"
 _IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "PATCH", "DELETE"})
+# GitHub's advice for a secondary rate limit answered without retry-after or
+# x-ratelimit-reset: wait at least a minute (docs: "Rate limits for the REST API")
+SECONDARY_LIMIT_WAIT = 60.0
 
 
 _TLS: dict[tuple[str, str], ssl.SSLContext] = {}
@@ -165,8 +168,10 @@ class RestClient:
             wait = _rate_limit_wait(resp)
             if wait is not None:
                 return wait, f"rate limited (HTTP {status})"
-            if status == 429:
-                return self._backoff(attempt), "rate limited (HTTP 429)"
+            if status == 429 or _secondary_limit(resp):
+                # GitHub: without a header, wait at least a minute, then exponentially longer
+                wait = max(SECONDARY_LIMIT_WAIT, self.backoff_base) * 2 ** (attempt - 1)
+                return wait, f"secondary rate limit (HTTP {status})"
             return None, ""
         if status >= 500 and not unsent_only:
             return self._backoff(attempt), f"server error (HTTP {status})"
@@ -222,6 +227,16 @@ def json_object(resp: httpx.Response) -> dict[str, Any]:
             f"{resp.request.method} {resp.request.url.path}: expected a JSON object"
         )
     return data
+
+
+def _secondary_limit(resp: httpx.Response) -> bool:
+    """A 403 that is GitHub's secondary rate limit (its message says so), not a permission."""
+    try:
+        data = resp.json()
+    except ValueError:
+        return False
+    message = data.get("message") if isinstance(data, dict) else None
+    return isinstance(message, str) and "secondary rate limit" in message.lower()
 
 
 def _rate_limit_wait(resp: httpx.Response, now: Callable[[], float] = time.time) -> float | None:

@@ -28,6 +28,7 @@ from averos_ci.forge.events import (
     PullRequestEvent,
     PullRequestReviewEvent,
     PushEvent,
+    ScheduleEvent,
     WorkflowDispatchEvent,
     WorkflowRunEvent,
     load_event,
@@ -138,6 +139,12 @@ def _apply_on_approval(ctx: FlowContext, event: IssueCommentEvent, o: Options) -
     return apply_on_approval(ctx, event, apply_fn=o.apply_fn)
 
 
+def _drift(ctx: FlowContext, _event: ScheduleEvent | WorkflowDispatchEvent, _o: Options) -> Any:
+    from averos_ci.github.drift_flow import drift_check
+
+    return drift_check(ctx)
+
+
 # -- the jobs that open their own context -----------------------------------------------------
 
 
@@ -184,6 +191,10 @@ ROUTES: Mapping[str, tuple[Route, ...]] = {
         # an approval on a merged pull request (recovery)
         Route(IssueCommentEvent, _apply_on_approval),
     ),
+    "drift": (
+        Route(ScheduleEvent, _drift),
+        Route(WorkflowDispatchEvent, _drift),
+    ),
 }
 # ``auto`` picks the command by the event alone; a comment goes to ``approve``, which records
 # it and leaves the apply to the apply workflow.
@@ -195,12 +206,16 @@ AUTO: Mapping[type[Event], str] = {
     PullRequestReviewEvent: "approve",
     PushEvent: "apply",
     WorkflowDispatchEvent: "apply",
+    ScheduleEvent: "drift",
 }
 JOBS: Mapping[str, Job] = {"gate": _gate, "patch": _patch, "complete": _complete}
 # ``plan`` and ``auto`` post a failed averos-ci/plan status when the config cannot be read: a
 # required status must still resolve.
 RESOLVES_PLAN_STATUS = frozenset({"plan", "auto"})
-COMMANDS = ("plan", "approve", "apply", "auto", "gate", "patch", "complete")
+COMMANDS = ("plan", "approve", "apply", "auto", "gate", "patch", "complete", "drift")
+# A matrix entry may be a batch of projects (``averos-ci projects`` above 256): its ``config``
+# holds their config files one a line, and these commands run once per config.
+BATCHED = frozenset({"drift"})
 
 
 def route(command: str, event: Event) -> Route | None:
@@ -228,6 +243,9 @@ def run_github(
     """
     if command not in COMMANDS:
         raise InputError(f"unknown command {command!r}", hint=f"use one of {', '.join(COMMANDS)}")
+    configs = str(config_path or "").split("\n")
+    if command in BATCHED and len([c for c in configs if c.strip()]) > 1:
+        return _run_batch(command, [c.strip() for c in configs if c.strip()], environ, transport)
     options = Options(config_path, environ, transport, apply_fn, out, patch_path)
     if command in JOBS:
         return JOBS[command](options)
@@ -251,3 +269,26 @@ def run_github(
     finally:
         ctx.report.flush()
         ctx.close()
+
+
+def _run_batch(
+    command: str,
+    configs: list[str],
+    environ: Mapping[str, str] | None,
+    transport: httpx.BaseTransport | None,
+) -> list[Any]:
+    """Each config of a batch in turn; one project's failure does not stop the others (it
+    is annotated), and the first failure is raised once all have run."""
+    outcomes: list[Any] = []
+    failed: AverosCIError | None = None
+    for config in configs:
+        try:
+            outcomes.append(
+                run_github(command, config_path=config, environ=environ, transport=transport)
+            )
+        except AverosCIError as exc:
+            annotate("error", f"{config}: {exc.message}")
+            failed = failed or exc
+    if failed is not None:
+        raise failed
+    return outcomes

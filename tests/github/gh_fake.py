@@ -20,11 +20,22 @@ Endpoints (https://docs.github.com/en/rest, API version 2022-11-28):
   GET  /repos/{o}/{r}/commits/{sha}/statuses              (Link pagination)
   GET  /repos/{o}/{r}/commits/{sha}/pulls
   POST /repos/{o}/{r}/pulls                               {"title","head","base","body"} -> 201
+  GET  /repos/{o}/{r}/issues?labels=&state=               (Link pagination; issues only)
+  POST /repos/{o}/{r}/issues                              {"title","body","labels"} -> 201
+  GET|PATCH /repos/{o}/{r}/issues/{n}                     {"title","body","state",
+                                                          "state_reason","labels"}
+  GET  /repos/{o}/{r}/labels/{name}, POST /repos/{o}/{r}/labels  (422 already_exists)
 
 Branch protection of the default branch (``protection``, off unless set): the merge button
 (:meth:`FakeGitHub.check_mergeable`) wants the required status contexts ``success`` on the
 head and approving reviews by people other than the author; a new head dismisses the
 approvals given on an older one ("dismiss stale pull request approvals").
+
+GitHub's secondary rate limits (:class:`SecondaryLimits`, off unless
+:meth:`FakeGitHub.enforce_secondary_limits` is called): a content-creating request (POST,
+PATCH, PUT, DELETE) over a window's limit is refused as GitHub refuses it — 403 with
+``retry-after`` (or ``x-ratelimit-remaining: 0`` + ``x-ratelimit-reset``) and the
+"secondary rate limit" message — and changes nothing.
 """
 
 from __future__ import annotations
@@ -32,8 +43,10 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import math
 import re
 import threading
+import time
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -72,6 +85,30 @@ class Protection:
     dismiss_stale: bool = True
 
 
+SECONDARY_LIMIT_MESSAGE = (
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. "
+    "If you reach out to GitHub Support for help, please include the request ID."
+)
+SECONDARY_LIMIT_DOCS = (
+    "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
+)
+CONTENT_CREATING = frozenset({"POST", "PATCH", "PUT", "DELETE"})
+
+
+@dataclass(frozen=True)
+class SecondaryLimits:
+    """GitHub's secondary rate limits on one token's content-creating requests: ``windows``
+    are (most requests, seconds) pairs — GitHub documents about 80 a minute and 500 an hour.
+    ``clock``: the fake's time (a test may pass one its client's ``sleep`` advances).
+    ``answer``: ``"retry-after"`` or ``"reset"`` (``x-ratelimit-remaining: 0`` and
+    ``x-ratelimit-reset``, epoch seconds of the wall clock); ``status``: 403 or 429."""
+
+    windows: tuple[tuple[int, float], ...] = ((80, 60.0), (500, 3600.0))
+    clock: Callable[[], float] = time.monotonic
+    answer: str = "retry-after"
+    status: int = 403
+
+
 @dataclass
 class Recorded:
     method: str
@@ -104,6 +141,10 @@ class FakeGitHub:
     branch_sha: Callable[[str], str | None] | None = None
     created_pulls: list[int] = field(default_factory=list)
     protection: Protection | None = None  # the default branch's protection (merge box)
+    issues: dict[int, dict[str, Any]] = field(default_factory=dict)
+    labels: dict[str, dict[str, Any]] = field(default_factory=dict)
+    limits: SecondaryLimits | None = None  # enforce_secondary_limits() turns them on
+    _writes: list[float] = field(default_factory=list)  # accepted content-creating requests
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1000))
     _clock: datetime = field(default_factory=lambda: datetime(2026, 1, 1, tzinfo=UTC))
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -340,6 +381,48 @@ class FakeGitHub:
     def sent(self, method: str, pattern: str) -> list[Recorded]:
         return [r for r in self.requests if r.method == method and re.search(pattern, r.path)]
 
+    def enforce_secondary_limits(self, limits: SecondaryLimits | None = None) -> None:
+        """Refuse content-creating requests over ``limits`` (default: GitHub's documented
+        ones) as GitHub does; ``None`` after this call is not possible: set ``limits``."""
+        with self._lock:
+            self.limits = limits or SecondaryLimits()
+            self._writes.clear()
+
+    def rate_limited(self) -> list[Recorded]:
+        """The requests refused by the secondary limits."""
+        return [r for r in self.requests if r.status in (403, 429) and "secondary" in r.response]
+
+    def add_issue(
+        self, *, title: str, body: str, labels: tuple[str, ...] = (), user: str = BOT
+    ) -> dict[str, Any]:
+        """An issue opened by ``user`` (e.g. a person who copied a bot's issue)."""
+        with self._lock:
+            return self._new_issue(title, body, list(labels), user)
+
+    def issues_labelled(self, label: str, *, state: str = "open") -> list[dict[str, Any]]:
+        return [
+            i
+            for i in sorted(self.issues.values(), key=lambda i: i["number"])
+            if (state == "all" or i["state"] == state) and label in _label_names(i)
+        ]
+
+    def issue_comments(self, number: int) -> list[str]:
+        return [c["body"] for c in self.comments.values() if c["_number"] == number]
+
+    def check_exchanges(self, spec: Any, pattern: str) -> int:
+        """Check every recorded exchange whose path matches ``pattern`` against GitHub's
+        OpenAPI description (:class:`tests.openapi_check.OpenAPISpec`): the request (query,
+        JSON body) and the answer. Returns how many were checked."""
+        checked = 0
+        for r in list(self.requests):
+            if not re.search(pattern, r.path):
+                continue
+            query = {k: v[-1] for k, v in parse_qs(r.query).items()}
+            spec.check_request(r.method, r.path, query, json.loads(r.body) if r.body else None)
+            spec.check(r.method, r.path, query, r.status, json.loads(r.response or "null"))
+            checked += 1
+        return checked
+
     # -- server side -----------------------------------------------------------------------
 
     def _new_comment(self, number: int, user: str, body: str) -> dict[str, Any]:
@@ -357,6 +440,150 @@ class FakeGitHub:
         }
         self.comments[cid] = comment
         return comment
+
+    def _next_number(self) -> int:
+        """Issues and pull requests share one sequence of numbers, as on GitHub."""
+        return max([0, *self.pulls, *self.issues]) + 1
+
+    def _label(self, name: str, *, color: str = "ededed", description: str | None = None
+               ) -> dict[str, Any]:  # fmt: skip
+        if name.lower() not in self.labels:
+            ident = next(self._ids)
+            self.labels[name.lower()] = {
+                "id": ident,
+                "node_id": f"LA_{ident}",
+                "url": f"{self.url}/repos/{self.repo}/labels/{name}",
+                "name": name,
+                "description": description,
+                "color": color,
+                "default": False,
+            }
+        return self.labels[name.lower()]
+
+    def _new_issue(
+        self, title: str, body: str | None, labels: list[str], user: str
+    ) -> dict[str, Any]:
+        number, now = self._next_number(), self._now()
+        api = f"{self.url}/repos/{self.repo}"
+        issue = {
+            "id": next(self._ids),
+            "node_id": f"I_{number}",
+            "url": f"{api}/issues/{number}",
+            "repository_url": api,
+            "labels_url": f"{api}/issues/{number}/labels{{/name}}",
+            "comments_url": f"{api}/issues/{number}/comments",
+            "events_url": f"{api}/issues/{number}/events",
+            "html_url": f"https://github.com/{self.repo}/issues/{number}",
+            "number": number,
+            "state": "open",
+            "state_reason": None,
+            "title": title,
+            "body": body,
+            "user": _simple_user(user),
+            # GitHub creates a label named on a new issue that does not exist yet
+            "labels": [self._label(name) for name in labels],
+            "assignee": None,
+            "milestone": None,
+            "locked": False,
+            "comments": 0,
+            "created_at": now,
+            "updated_at": now,
+            "closed_at": None,
+            "author_association": "NONE",
+        }
+        self.issues[number] = issue
+        return issue
+
+    def _secondary_limit(self, method: str) -> Response | None:
+        """403/429 when a content-creating request goes over a window (nothing recorded)."""
+        limits = self.limits
+        if limits is None or method not in CONTENT_CREATING:
+            return None
+        now = limits.clock()
+        wait = 0.0
+        for most, seconds in limits.windows:
+            recent = [t for t in self._writes if t > now - seconds]
+            if len(recent) >= most:
+                wait = max(wait, recent[-most] + seconds - now)
+        if wait <= 0:
+            self._writes.append(now)
+            return None
+        if limits.answer == "reset":
+            headers = {
+                "x-ratelimit-remaining": "0",
+                "x-ratelimit-reset": str(math.ceil(time.time() + wait)),
+            }
+        else:
+            headers = {"retry-after": str(max(1, math.ceil(wait)))}
+        body = {"message": SECONDARY_LIMIT_MESSAGE, "documentation_url": SECONDARY_LIMIT_DOCS}
+        return _json(body, limits.status, headers=headers)
+
+    def _issues(self, request: Request, rest: str, data: Any) -> Response | None:
+        """The issue endpoints (OpenAPI ``issues/list-for-repo``, ``issues/create``,
+        ``issues/get``, ``issues/update``, ``issues/get-label``, ``issues/create-label``);
+        ``None``: not one of them."""
+        m = request.method
+        if rest == "/issues" and m == "GET":
+            query = parse_qs(request.query_string.decode())
+            state = query.get("state", ["open"])[0]
+            wanted = [w for w in query.get("labels", [""])[0].split(",") if w]
+            items = [
+                i
+                for i in sorted(self.issues.values(), key=lambda i: -i["number"])  # newest first
+                if (state == "all" or i["state"] == state)
+                and all(w.lower() in {n.lower() for n in _label_names(i)} for w in wanted)
+            ]
+            if query.get("direction", ["desc"])[0] == "asc":
+                items.reverse()
+            return self._page(request, items)
+        if rest == "/issues" and m == "POST":
+            if not isinstance(data, dict) or not isinstance(data.get("title"), str):
+                return _validation_failed("Issue", "title", "missing_field")
+            labels = data.get("labels") or []
+            issue = self._new_issue(data["title"], data.get("body"), list(labels), BOT)
+            return _json(issue, 201)
+        if match := re.fullmatch(r"/issues/(\d+)", rest):
+            found = self.issues.get(int(match[1]))
+            if found is None:
+                return _json({"message": "Not Found"}, 404)
+            if m == "GET":
+                return _json(found)
+            if m == "PATCH":
+                return self._update_issue(found, data)
+        if (match := re.fullmatch(r"/labels/([^/]+)", rest)) and m == "GET":
+            label = self.labels.get(match[1].lower())
+            return _json(label) if label else _json({"message": "Not Found"}, 404)
+        if rest == "/labels" and m == "POST":
+            if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+                return _validation_failed("Label", "name", "missing_field")
+            if data["name"].lower() in self.labels:
+                return _validation_failed("Label", "name", "already_exists")
+            label = self._label(
+                data["name"],
+                color=str(data.get("color", "ededed")).lstrip("#"),
+                description=data.get("description"),
+            )
+            return _json(label, 201)
+        return None
+
+    def _update_issue(self, issue: dict[str, Any], data: Any) -> Response:
+        if not isinstance(data, dict):
+            return _json({"message": "Problems parsing JSON"}, 400)
+        if data.get("state") not in (None, "open", "closed"):
+            return _validation_failed("Issue", "state", "invalid")
+        now = self._now()
+        for key in ("title", "body"):
+            if isinstance(data.get(key), str):
+                issue[key] = data[key]
+        if "labels" in data:
+            issue["labels"] = [self._label(name) for name in data["labels"]]
+        if data.get("state") == "closed" and issue["state"] != "closed":
+            issue.update(state="closed", closed_at=now,
+                         state_reason=data.get("state_reason") or "completed")  # fmt: skip
+        elif data.get("state") == "open" and issue["state"] != "open":
+            issue.update(state="open", closed_at=None, state_reason="reopened")
+        issue["updated_at"] = now
+        return _json(issue)
 
     def _handle(self, request: Request) -> Response:
         body = request.get_data(as_text=True)
@@ -391,6 +618,8 @@ class FakeGitHub:
             except ValueError:
                 return _json({"message": "Problems parsing JSON"}, 400)
         path, m = request.path, request.method
+        if refused := self._secondary_limit(m):
+            return refused
         repo = f"/repos/{self.repo}"
         if path == "/user" and m == "GET":
             if self.user_login is None:
@@ -399,6 +628,8 @@ class FakeGitHub:
         if not path.startswith(repo + "/"):
             return _json({"message": "Not Found"}, 404)
         rest = path[len(repo) :]
+        if (answer := self._issues(request, rest, data)) is not None:
+            return answer
         if rest == "/pulls" and m == "GET":
             query = parse_qs(request.query_string.decode())
             state = query.get("state", ["open"])[0]
@@ -517,7 +748,7 @@ class FakeGitHub:
                     "custom",
                     f"A pull request already exists for {owner}:{head}.",
                 )
-        number = max([0, *self.pulls]) + 1
+        number = self._next_number()
         pr = self.add_pull(number, author=BOT, head_sha=sha, head_ref=head)
         pr["base"]["ref"] = data["base"]
         now = self._now()
@@ -697,6 +928,10 @@ def _validation_failed(
         },
         422,
     )
+
+
+def _label_names(issue: dict[str, Any]) -> list[str]:
+    return [label["name"] for label in issue["labels"]]
 
 
 def _public(comment: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,208 @@
+"""``averos-ci github drift`` (``schedule``, ``workflow_dispatch``): check one project of the
+default branch against its state on the state branch and keep one issue per project that
+says so.
+
+Two findings open the project's issue (:mod:`averos_ci.forge.issue_sync`, label
+``averos-drift``): *drift* — the generated application in the checkout lacks files the state
+says were generated, or is gone (:mod:`averos_ci.state.drift`) — and *unapplied changes* —
+the default branch's manifest differs from the applied one: a change was merged and never
+applied. While either lasts the issue is updated in place when what it says changes (what
+drifted, since when, the commands to see it); when both are gone it is closed with a comment.
+The check only reads: it never repairs, plans or applies.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from averos_ci._actions import annotate
+from averos_ci._markdown import code, code_block
+from averos_ci.forge.context import FlowContext
+from averos_ci.forge.issue_sync import IssueAction, IssueSync, Label, TrackedIssue
+from averos_ci.plan.model import PlanDiff
+from averos_ci.planning import plan_project
+from averos_ci.state.drift import DriftReport, render_drift
+from averos_ci.statebranch.project_state import BranchState
+
+LABEL = Label(
+    name="averos-drift",
+    color="d93f0b",
+    description="averos-ci: an application drifted from its state, or merged changes wait",
+)
+_SINCE = re.compile(r"^<!-- averos-ci:drift-since (\S+) (\S+) -->$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Unapplied:
+    """The default branch's manifest against the applied one."""
+
+    to_add: int
+    to_update: int
+    to_remove: int
+    conflicts: int
+
+    @classmethod
+    def of(cls, diff: PlanDiff) -> Unapplied | None:
+        found = cls(len(diff.to_add), len(diff.to_update), len(diff.to_remove), len(diff.conflicts))
+        return found if found.total else None
+
+    @property
+    def total(self) -> int:
+        return self.to_add + self.to_update + self.to_remove + self.conflicts
+
+
+@dataclass(frozen=True)
+class DriftCheck:
+    project: str
+    commit: str  # the default branch's commit checked
+    config: str  # the project's config file, relative to the repository
+    state_branch: str
+    drift: DriftReport | None
+    unapplied: Unapplied | None
+
+    @property
+    def drifted(self) -> bool:
+        return self.drift is not None and self.drift.has_drift
+
+    @property
+    def found(self) -> bool:
+        return self.drifted or self.unapplied is not None
+
+
+@dataclass(frozen=True)
+class DriftOutcome:
+    check: DriftCheck
+    issue: IssueSync
+
+
+def check_drift(ctx: FlowContext) -> DriftCheck:
+    """The project's drift and unapplied changes at the checked-out commit (read only)."""
+    sb = ctx.state_branch()
+    tip = sb.fetch()
+    planned = plan_project(ctx.config, BranchState(sb, tip, ctx.project), code_patch="off")
+    for warning in planned.warnings:
+        annotate("warning", warning)
+    config = (ctx.config.config_path or ctx.repo_root / "averos.config.json").resolve()
+    shown = config.relative_to(ctx.repo_root) if config.is_relative_to(ctx.repo_root) else config
+    return DriftCheck(
+        project=ctx.project,
+        commit=ctx.env.sha or "HEAD",
+        config=shown.as_posix(),
+        state_branch=ctx.settings.state_branch,
+        drift=planned.drift,
+        unapplied=Unapplied.of(planned.plan.diff),
+    )
+
+
+def drift_check(ctx: FlowContext) -> DriftOutcome:
+    """Check the project and bring its issue up to date (the ``drift`` command's flow)."""
+    check = check_drift(ctx)
+    issue = TrackedIssue(
+        ctx.client, label=LABEL, key=f"drift:{check.project}", author=ctx.bot_login()
+    )
+    if check.found:
+        current = issue.current()
+        since = _since(str(current.get("body") or "")) if current else None
+        body = render_issue(check, since=since or (_now(), check.commit), run_url=ctx.env.run_url)
+        synced = issue.publish(title=issue_title(check), body=body)
+    else:
+        synced = issue.resolve(comment=resolved_comment(check, run_url=ctx.env.run_url))
+    ctx.report.set(
+        drifted=check.drifted,
+        unapplied=check.unapplied is not None,
+        issue=synced.number or "",
+    )
+    line = _status_line(check, synced)
+    print(line)
+    ctx.report.add_summary(line + "\n")
+    return DriftOutcome(check, synced)
+
+
+def issue_title(check: DriftCheck) -> str:
+    what = " and ".join(
+        w
+        for w, on in (("drift", check.drifted), ("unapplied changes", check.unapplied is not None))
+        if on
+    )
+    return f"averos-ci: {what} in {check.project}"
+
+
+def render_issue(check: DriftCheck, *, since: tuple[str, str], run_url: str | None) -> str:
+    """The issue's body: stable while the findings are (no per-run time), so a run that
+    finds the same thing sends nothing."""
+    at, commit = since
+    parts = [
+        f"## {code(check.project)}",
+        f"Found since {at} (commit {code(commit[:12])})"
+        + (f", by [this run]({run_url})" if run_url else "")
+        + ". This issue is updated while it lasts and closed when it is gone.",
+    ]
+    if check.drifted and check.drift is not None:
+        parts += ["### Drift", render_drift(check.drift, "markdown").rstrip()]
+    if check.unapplied is not None:
+        u = check.unapplied
+        counts = ", ".join(
+            f"{n} {what}"
+            for n, what in (
+                (u.to_add, "to add"),
+                (u.to_update, "to update"),
+                (u.to_remove, "to remove"),
+                (u.conflicts, "in conflict"),
+            )
+            if n
+        )
+        parts += [
+            "### Merged but not applied",
+            f"The default branch's manifest differs from the applied one on "
+            f"{code(check.state_branch)}: {counts}. Run the apply workflow by hand (*Run "
+            f"workflow*, project {code(check.project)}) to catch up, or see why the last "
+            "apply stopped in its run.",
+        ]
+    state = shlex.quote(f"origin/{check.state_branch}:{check.project}/state.json")
+    config = shlex.quote(check.config)
+    commands = "\n".join(
+        [
+            f"git fetch origin {shlex.quote(check.state_branch)}",
+            f"git show {state} > /tmp/averos-state.json",
+            f"averos-ci drift --config {config} --state /tmp/averos-state.json",
+            f"averos-ci plan --config {config} --state /tmp/averos-state.json",
+        ]
+    )
+    parts += [
+        "### See it",
+        "In a checkout of the default branch:",
+        code_block(commands, "bash"),
+        f"<!-- averos-ci:drift-since {at} {commit} -->",
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def resolved_comment(check: DriftCheck, *, run_url: str | None) -> str:
+    where = f" ([run]({run_url}))" if run_url else ""
+    return (
+        f"No drift and nothing unapplied in {code(check.project)} as of commit "
+        f"{code(check.commit[:12])}{where}: closing."
+    )
+
+
+def _since(body: str) -> tuple[str, str] | None:
+    match = _SINCE.search(body)
+    return (match[1], match[2]) if match else None
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _status_line(check: DriftCheck, synced: IssueSync) -> str:
+    findings = issue_title(check).removeprefix("averos-ci: ") if check.found else "no drift"
+    where = f" #{synced.number}" if synced.number else ""
+    text = f"{check.project}: {findings}; issue{where} {synced.action.value}"
+    if synced.duplicates:
+        text += f" (closed duplicates: {', '.join(f'#{n}' for n in synced.duplicates)})"
+    if synced.action is IssueAction.NONE:
+        text = f"{check.project}: no drift, nothing unapplied"
+    return text

@@ -70,6 +70,8 @@ def apply(
             adapter=adapter.name if adapter is not None else None,
         )
 
+    refuse_unresolved(planned, config)
+
     def write_reports(result: RunResult, generated: bool, ran: ExecutionAdapter) -> None:
         _write_reports(
             result,
@@ -95,6 +97,22 @@ def apply(
         check_plan=check_plan,
         merge_conflicts=merge_conflicts,
     )
+
+
+def refuse_unresolved(planned: Planned, config: RunConfig) -> None:
+    """Refuse (exit 5) a workspace whose edited generated files still hold conflict markers:
+    it does not compile, and a merge into it would nest markers (a run without changes too)."""
+    from averos_ci.execute.regen.markers import RESOLVE_HINT, find_markers
+    from averos_ci.execute.regen.patching import MergeConflicts
+
+    drift = planned.drift
+    found = find_markers(config.workspace_root, drift.modified) if drift is not None else ()
+    if found:
+        raise MergeConflicts(
+            f"{len(found)} unresolved conflict marker region(s) in the workspace; nothing "
+            "was run:\n" + "\n".join(f"  {f}" for f in found),
+            hint=RESOLVE_HINT,
+        )
 
 
 def _check_writable(path: Path) -> None:

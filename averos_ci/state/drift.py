@@ -40,6 +40,9 @@ class DriftReport:
     deleted: tuple[str, ...] = ()  # generated files the user deleted (regenerating states)
     absent: str | None = None  # why the whole application is absent (fatal)
     location: WorkspaceRecord | None = None
+    # "path:line" of each unresolved conflict-marker region in an edited file (filled by the
+    # commands that report drift: execute.regen.markers reads the files)
+    markers: tuple[str, ...] = ()
 
     @property
     def has_drift(self) -> bool:
@@ -99,6 +102,7 @@ class DriftReport:
             "repair": {n: list(p) for n, p in self.repair().items()},
             "userEdits": list(self.modified),
             "userDeleted": list(self.deleted),
+            "conflictMarkers": list(self.markers),
             "commit": loc.commit if loc else None,
             "pullRequest": loc.pull_request.to_wire() if loc and loc.pull_request else None,
         }
@@ -216,7 +220,10 @@ def render_drift(report: DriftReport | None, output_format: str = "text") -> str
         err = report.error()
         lines.append(("⛔ **Drift:** " if md else "drift: ") + err.message)
         lines.append(("\n" if md else "hint: ") + (err.hint or ""))
-    elif report.missing:
+        return "\n".join(lines) + "\n"
+    # drift (generated files missing: the plan restores them) and user edits (kept as they
+    # are) are two findings, each stated on its own line, "none" included
+    if report.missing:
         lines.append(
             ("⚠️ **Drift:** " if md else "drift: ")
             + f"{len(report.missing)} generated file(s) missing; the plan re-runs the nodes "
@@ -226,29 +233,44 @@ def render_drift(report: DriftReport | None, output_format: str = "text") -> str
             shown = ", ".join(_code(p, md) for p in paths[:5])
             more = f" (+{len(paths) - 5} more)" if len(paths) > 5 else ""
             lines.append(f"- {_code(node, md)} restores {shown}{more}")
-    elif not report.deleted:
-        lines.append(f"No drift: the {report.checked} generated file(s) are in place.")
+        if md:
+            lines.append("")  # a paragraph after a list needs a blank line
+    else:
+        lines.append(
+            ("**Drift:** " if md else "drift: ")
+            + f"none (no generated file missing; {report.checked} checked)"
+        )
     if report.deleted:
         lines.append(
             ("**Deleted by you:** " if md else "user deleted: ")
             + f"{len(report.deleted)} generated file(s) (kept deleted; a generator change to "
             "one of them is a merge conflict):"
         )
-        lines += [f"- {_code(p, md)}" for p in report.deleted[:20]]
-        if len(report.deleted) > 20:
-            lines.append(f"- … and {len(report.deleted) - 20} more")
+        lines += _listed(report.deleted, md)
     if report.modified:
-        if md:
-            lines.append("")  # a paragraph after a list needs a blank line
         lines.append(
             ("**User edits:** " if md else "user edits: ")
             + f"{len(report.modified)} generated file(s) edited since they were generated "
-            "(user edits, kept as they are):"
+            "(your edits, not drift: kept as they are):"
         )
-        lines += [f"- {_code(p, md)}" for p in report.modified[:20]]
-        if len(report.modified) > 20:
-            lines.append(f"- … and {len(report.modified) - 20} more")
+        lines += _listed(report.modified, md)
+    elif not report.deleted:
+        lines.append(("**User edits:** " if md else "user edits: ") + "none")
+    if report.markers:
+        lines.append(
+            ("⛔ **Unresolved conflict markers:** " if md else "conflict markers: ")
+            + f"{len(report.markers)} region(s) left by a merge; nothing is applied until "
+            "they are resolved:"
+        )
+        lines += _listed(report.markers, md)
     return "\n".join(lines) + "\n"
+
+
+def _listed(items: tuple[str, ...], md: bool, limit: int = 20) -> list[str]:
+    out = [f"- {_code(p, md)}" for p in items[:limit]]
+    if len(items) > limit:
+        out.append(f"- … and {len(items) - limit} more")
+    return out + ([""] if md else [])  # a paragraph after a list needs a blank line
 
 
 def _code(text: str, md: bool) -> str:

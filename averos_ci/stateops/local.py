@@ -82,6 +82,15 @@ def adopt_state(config: RunConfig, *, adapter: str | None = None) -> StateChange
 
 
 def drift_report(config: RunConfig) -> DriftReport | None:
-    """Compare the workspace with the state's fingerprint (``averos-ci drift``)."""
+    """Compare the workspace with the state's fingerprint (``averos-ci drift``); the edited
+    files are read for unresolved conflict markers (each ``file:line``)."""
+    from dataclasses import replace
+
+    from averos_ci.execute.regen.markers import find_markers
+
     state: AppliedState | None = FileStateStore(config.state_path).load()
-    return detect_drift(state, config.workspace_root, state_path=config.state_path)
+    report = detect_drift(state, config.workspace_root, state_path=config.state_path)
+    if report is None or not report.modified:
+        return report
+    found = find_markers(config.workspace_root, report.modified)
+    return replace(report, markers=tuple(map(str, found)))

@@ -153,7 +153,9 @@ def test_edits_alone_are_not_drift(project: Path, capsys: pytest.CaptureFixture[
     config = str(project / "averos.config.json")
     assert run_cli(["drift", "--config", config, "--detailed-exitcode"]) == 0
     out = capsys.readouterr().out
-    assert "No drift" in out and "user edits" in out
+    # drift and user edits are stated apart: no "No drift" followed by a list of edits
+    assert out.startswith("drift: none (no generated file missing;") and "No drift" not in out
+    assert "user edits: 1 generated file(s) edited" in out and "not drift" in out
     assert run_cli(["plan", "--config", config, "--detailed-exitcode"]) == 0  # no changes
 
 

@@ -22,6 +22,8 @@ from pathlib import Path
 
 from averos_ci._fs import contained
 from averos_ci.errors import InputError
+from averos_ci.execute.regen.eol import normalise, restore
+from averos_ci.execute.regen.markers import UNRESOLVED, marker_lines, marker_regions
 from averos_ci.execute.regen.tree import Tree, sha256
 from averos_ci.plan.patch import CodePatch, FileChange, FileStatus
 
@@ -34,14 +36,23 @@ class MergeToolMissing(InputError):
 
 
 def merge_file(base: bytes | None, ours: bytes, theirs: bytes) -> tuple[bytes, bool]:
-    """(merged content, conflicted): conflicts are marked with git's diff3 markers."""
+    """(merged content, conflicted): conflicts are marked with git's diff3 markers.
+
+    Line endings never make a conflict: the three sides are merged with CRLF read as LF, and
+    the result is written back in the style of ``ours`` (:mod:`.eol`)."""
     if ours == theirs:
         return ours, False
     if b"\0" in ours + theirs + (base or b""):  # binary: no line merge
         return ours, True
+    plain = [normalise(side) for side in (ours, base or b"", theirs)]
+    merged, conflicted = _git_merge_file(*plain)
+    return restore(merged, ours=ours, theirs=theirs), conflicted
+
+
+def _git_merge_file(ours: bytes, base: bytes, theirs: bytes) -> tuple[bytes, bool]:
     with tempfile.TemporaryDirectory(prefix="averos-ci-merge-") as tmp:
         paths = [Path(tmp) / name for name in ("ours", "base", "theirs")]
-        for path, data in zip(paths, (ours, base or b"", theirs), strict=True):
+        for path, data in zip(paths, (ours, base, theirs), strict=True):
             path.write_bytes(data)
         cmd = ["git", "merge-file", "-p", "--diff3"]
         for label in LABELS:
@@ -60,17 +71,42 @@ def merge_file(base: bytes | None, ours: bytes, theirs: bytes) -> tuple[bytes, b
 
 
 def conflict_hunks(text: bytes) -> str:
-    """The conflicting regions of a merged file (markers included)."""
+    """The conflicting regions of a merged file (markers included, line endings as LF). A
+    region whose sides differ only in whitespace or line endings is preceded by a note."""
     out: list[str] = []
-    inside = False
-    for line in text.decode("utf-8", errors="replace").splitlines(keepends=True):
+    region: list[str] = []
+    for line in text.decode("utf-8", errors="replace").splitlines():
         if line.startswith("<<<<<<< "):
-            inside = True
-        if inside:
-            out.append(line)
-        if line.startswith(">>>>>>> "):
-            inside = False
+            region = []
+        if line.startswith("<<<<<<< ") or region:
+            region.append(line.rstrip("\r") + "\n")
+        if line.startswith(">>>>>>> ") and region:
+            note = _whitespace_note(region)
+            out += ([note] if note else []) + region
+            region = []
     return "".join(out)
+
+
+def _whitespace_note(region: list[str]) -> str | None:
+    """A note when two sides of a diff3 region are the same text but for whitespace."""
+    sides: list[list[str]] = [[], [], []]
+    side = 0
+    for line in region[1:-1]:
+        if line.startswith("||||||| "):
+            side = 1
+        elif line == "=======\n":
+            side = 2
+        else:
+            sides[side].append(line)
+    yours, before, now = ("".join("".join(s).split()) for s in sides)
+    if yours == now:
+        return "(note: yours and generated now differ only in whitespace or line endings)\n"
+    if yours == before:
+        return (
+            "(note: yours and generated before differ only in whitespace or line endings: "
+            "taking the generated now side loses no edit of yours)\n"
+        )
+    return None
 
 
 def _read(path: Path) -> bytes | None:
@@ -125,22 +161,25 @@ def compute_patch(
 def _compute(
     base: Tree, new: Tree, workspace_root: Path, edits_found: tuple[str, ...]
 ) -> CodePatch:
-    changes: list[FileChange] = []
+    workspace = {
+        p: _read(contained(workspace_root, p)) for p in sorted(base.files.keys() | new.files.keys())
+    }
+    unresolved = _unresolved(base, new, workspace)
+    changes: list[FileChange] = list(unresolved.values())
     contents: dict[str, bytes | None] = {}
-    gone = [p for p in base.files if p not in new.files]
+    gone = [p for p in base.files if p not in new.files and p not in unresolved]
     born = {p for p in new.files if p not in base.files}
     renamed_to: dict[str, str] = {}
     for old in gone:  # an edited file the generator moved: the edits follow it
-        ours = _read(contained(workspace_root, old))
+        ours = workspace[old]
         if ours is not None and ours != base.files[old]:
             target = _rename_target(base.files[old], new, born, workspace_root)
             if target is not None:
                 born.discard(target)
                 renamed_to[old] = target
-    for path in sorted(base.files.keys() | new.files.keys()):
+    for path, ours in workspace.items():
         b, t = base.files.get(path), new.files.get(path)
-        ours = _read(contained(workspace_root, path))
-        if path in renamed_to.values():
+        if path in renamed_to.values() or path in unresolved:
             continue
         if path in renamed_to:
             target = renamed_to[path]
@@ -203,6 +242,8 @@ def _compute(
             changes.append(_change(path, FileStatus.CHANGED, ours, t))
             continue
         merged, conflicted = merge_file(b, ours, t)
+        if merged == ours and not conflicted:
+            continue  # the workspace already has the change (its line endings aside)
         contents[path] = merged
         changes.append(
             _change(
@@ -217,6 +258,27 @@ def _compute(
         )
     changes.sort(key=lambda c: c.path)
     return CodePatch(tuple(changes), edits_found, contents=contents)
+
+
+def _unresolved(base: Tree, new: Tree, workspace: dict[str, bytes | None]) -> dict[str, FileChange]:
+    """The generated files whose workspace copy holds conflict markers the generator did not
+    write: a conflict each (nothing is merged into them), located by line."""
+    out: dict[str, FileChange] = {}
+    for path, ours in workspace.items():
+        if ours is None or ours in (base.files.get(path), new.files.get(path)):
+            continue
+        lines = marker_lines(ours)
+        if lines:
+            where = ", ".join(f"{path}:{n}" for n in lines)
+            out[path] = FileChange(
+                path=path,
+                status=FileStatus.CHANGED,
+                conflict=f"{UNRESOLVED} at {where}: resolve them first",
+                hunks=marker_regions(ours),
+                before=sha256(ours),
+                after=sha256(ours),
+            )
+    return out
 
 
 def _rename_target(old: bytes, new: Tree, born: set[str], workspace_root: Path) -> str | None:

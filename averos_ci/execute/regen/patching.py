@@ -22,9 +22,10 @@ from averos_ci.errors import Interrupted, PlanConflicts
 from averos_ci.execute.contracts import CancelToken, ExecutionAdapter
 from averos_ci.execute.events import RunnerEventListener
 from averos_ci.execute.regen.generate import Generation, generate
+from averos_ci.execute.regen.markers import RESOLVE_HINT, UNRESOLVED
 from averos_ci.execute.regen.merge import compute_patch
 from averos_ci.execute.regen.tree import EMPTY, PristineStore, Tree, pristine_folder
-from averos_ci.plan.patch import CodePatch, with_patch
+from averos_ci.plan.patch import CodePatch, FileChange, with_patch
 from averos_ci.plan.planner import PlanResult, plan_manifest
 from averos_ci.state.fingerprint import file_hash
 from averos_ci.state.model import AppliedState
@@ -165,8 +166,9 @@ def _tree(generation: Generation, config: RunConfig, *, what: str) -> Tree:
 
 def apply_patch(patch: CodePatch, workspace_root: Path, *, markers: bool = False) -> None:
     """Write the patch into the workspace. Conflicts refuse the whole patch (nothing written)
-    unless ``markers``: then the conflicting files get git's conflict markers."""
-    if patch.conflicts and not markers:
+    unless ``markers``: then the conflicting files get git's conflict markers. Markers left
+    unresolved in the workspace refuse it in any case."""
+    if (patch.conflicts and not markers) or unresolved(patch):
         raise merge_conflicts(patch)
     # every path checked before the first write: a patch that would leave the workspace
     # writes nothing
@@ -180,16 +182,35 @@ def apply_patch(patch: CodePatch, workspace_root: Path, *, markers: bool = False
             atomic_write_bytes(target, data)
 
 
+# What works, as docs/how-to/regeneration.md#conflicts says it (each case tested there).
+CONFLICT_HINT = (
+    "an edit on a line the generator changes, or on a line next to one, conflicts however "
+    "it is adapted (a line merge cannot join two changes of touching lines). Either make "
+    "each region of yours its `generated now` side (an edit kept at least one unchanged line "
+    "away from it merges), or revert the manifest change, or run with "
+    "--merge-conflicts=markers and resolve the markers in your editor: the next run keeps "
+    "what you kept (docs/how-to/regeneration.md#conflicts)"
+)
+
+
+def unresolved(patch: CodePatch) -> tuple[FileChange, ...]:
+    """The files of ``patch`` refused for the conflict markers left in them."""
+    return tuple(f for f in patch.conflicts if (f.conflict or "").startswith(UNRESOLVED))
+
+
 def merge_conflicts(patch: CodePatch, *, hunk_lines: int = 60) -> MergeConflicts:
+    left = unresolved(patch)
+    if left:
+        return MergeConflicts(
+            f"{len(left)} file(s) still hold conflict markers; nothing was written:\n"
+            + "\n".join(f"  {f.conflict}" for f in left),
+            hint=RESOLVE_HINT,
+        )
     lines = [f"the three-way merge has {len(patch.conflicts)} conflict(s); nothing was written:"]
     for f in patch.conflicts:
         lines.append(f"  {f.path}: {f.conflict}")
         lines += [f"    {h}" for h in f.hunks.splitlines()[:hunk_lines]]
-    return MergeConflicts(
-        "\n".join(lines),
-        hint="reconcile those files in the workspace (or revert the manifest change) and run "
-        "again; or run with --merge-conflicts=markers to write git conflict markers into them",
-    )
+    return MergeConflicts("\n".join(lines), hint=CONFLICT_HINT)
 
 
 def _prune_empty(folder: Path, root: Path) -> None:

@@ -32,6 +32,7 @@ from averos_ci.execute.regen.patching import (
     merge_conflicts,
     plan_patch,
     scratch_folder,
+    unresolved,
 )
 from averos_ci.execute.runner import RunResult
 from averos_ci.plan.model import ExecutionPlan
@@ -156,8 +157,8 @@ def _run(
             path=config.manifest_path,
             hint="see the node logs; revert the manifest change the generator cannot express",
         )
-    if pp.patch.conflicts and merge_conflicts_mode != "markers":
-        raise merge_conflicts(pp.patch)
+    if (pp.patch.conflicts and merge_conflicts_mode != "markers") or unresolved(pp.patch):
+        raise merge_conflicts(pp.patch)  # markers left unresolved: refused in either mode
     result = pp.new.result
     state = planned.base_state
     if not dry_run:

@@ -1,0 +1,97 @@
+"""Unresolved conflict markers: git's ``<<<<<<<`` / ``=======`` / ``>>>>>>>`` lines left in a
+file (after ``run --merge-conflicts=markers``, a ``git merge``, or a copy of a plan's hunk).
+
+A file holding them does not compile, and a merge into it would nest markers in markers: every
+command that plans, applies, reports drift or builds the app finds them first and names each
+one ``file:line`` (``plan``, ``run``, ``drift``, ``preview``, the ``averos-conflict-markers``
+pre-commit hook). A region counts only when complete (an opening line, a separator, then a
+closing line, each a marker of exactly seven characters alone or followed by a space), so
+a line of ``=`` in a comment or a ``<<<<<<<<`` banner is not one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from averos_ci._fs import contained
+from averos_ci.execute.regen.tree import EXCLUDED
+
+_OPEN = re.compile(rb"<{7}(?: .*)?")
+_SEPARATOR = re.compile(rb"={7}")
+_CLOSE = re.compile(rb">{7}(?: .*)?")
+
+UNRESOLVED = "unresolved conflict markers"
+RESOLVE_HINT = (
+    "edit each region to what you want to keep (your side, the generator's, or both) and "
+    "delete its <<<<<<< ||||||| ======= >>>>>>> lines, then run again: what you keep is your "
+    "edit from then on"
+)
+
+
+@dataclass(frozen=True, order=True)
+class MarkerFinding:
+    path: str
+    line: int  # 1-based: the region's ``<<<<<<<`` line
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+def marker_lines(data: bytes) -> tuple[int, ...]:
+    """The 1-based lines where a complete unresolved conflict region opens."""
+    if b"<<<<<<<" not in data:  # the common case, without splitting the file
+        return ()
+    found: list[int] = []
+    opened: int | None = None
+    separated = False
+    for number, raw in enumerate(data.splitlines(), start=1):
+        line = raw.rstrip(b"\r")
+        if _OPEN.fullmatch(line):
+            opened, separated = number, False
+        elif opened is not None and _SEPARATOR.fullmatch(line):
+            separated = True
+        elif opened is not None and separated and _CLOSE.fullmatch(line):
+            found.append(opened)
+            opened, separated = None, False
+    return tuple(found)
+
+
+def marker_regions(data: bytes, *, max_lines: int = 60) -> str:
+    """The unresolved regions of ``data`` (markers included), for a finding's hunk."""
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    starts = marker_lines(data)
+    out: list[str] = []
+    for start in starts:
+        for line in lines[start - 1 :]:
+            out.append(line.rstrip("\r"))
+            if _CLOSE.fullmatch(line.rstrip("\r").encode()):
+                break
+    return "".join(f"{line}\n" for line in out[:max_lines])
+
+
+def find_markers(root: Path, paths: Iterable[str]) -> tuple[MarkerFinding, ...]:
+    """The findings in the files ``paths`` (relative to ``root``, kept inside it); a path that
+    is not a readable regular file is skipped."""
+    found: list[MarkerFinding] = []
+    for path in paths:
+        target = contained(root, path)
+        try:
+            if target.is_symlink() or not target.is_file():
+                continue
+            data = target.read_bytes()
+        except OSError:
+            continue
+        found += [MarkerFinding(path, n) for n in marker_lines(data)]
+    return tuple(sorted(found))
+
+
+def workspace_files(root: Path) -> Iterator[str]:
+    """Every regular file of the workspace outside dependencies and build output."""
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in EXCLUDED)
+        for name in sorted(names):
+            yield (Path(folder) / name).relative_to(root).as_posix()

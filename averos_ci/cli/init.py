@@ -25,6 +25,15 @@ def init(
             help="GitHub 'owner/name' of averos-ci (default: where pip installed it from)."
         ),
     ] = None,
+    local: Annotated[
+        bool,
+        typer.Option(
+            "--local",
+            help="A project on this machine: config, manifest, .gitignore and the pre-commit "
+            "hook, no workflows (the default when origin is not on GitHub and no "
+            "--action-repo is given).",
+        ),
+    ] = False,
     adapter: Annotated[
         str | None,
         typer.Option(help="Adapter of a new averos.config.json (default: the Angular adapter)."),
@@ -37,8 +46,10 @@ def init(
     ] = False,
 ) -> int:
     """Write a working setup into the current repository: the config (unless projects exist),
-    the workflows and the local action they run (.github/actions/averos-ci, the one line
-    naming averos-ci's repository), the pre-commit hook; print what to set in GitHub's settings.
+    the .gitignore lines of what runs write, the pre-commit hook and, for GitHub, the
+    workflows and the local action they run (.github/actions/averos-ci, the one line naming
+    averos-ci's repository); print what to set in GitHub's settings. Without a GitHub remote
+    (or with --local) it sets up a local project: no workflows.
 
     Exit 0 done (or nothing to change), 1 a file exists and differs (nothing written; see
     --force), 2 usage.
@@ -50,6 +61,7 @@ def init(
         branch=default_branch,
         action_repo=action_repo,
         adapter=adapter,
+        local=True if local else None,
         dry_run=dry_run,
         force=force,
     )

@@ -1,4 +1,5 @@
-"""The text ``averos-ci init`` prints: what it wrote (or would write), and the checklist."""
+"""The text ``averos-ci init`` prints: what it wrote (or would write), and the checklist (a
+local project: the next commands)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from averos_ci.onboard.init import Change, InitResult
 
 
 def render_init(result: InitResult) -> str:
-    out: list[str] = [f"default branch: {result.branch}"]
+    out: list[str] = [] if result.local else [f"default branch: {result.branch}"]
     out.append("projects: " + ", ".join(result.projects))
     for f in result.files:
         line = f"{f.change.value:>9}  {f.path}" + (f" ({f.why})" if f.why else "")
@@ -29,6 +30,12 @@ def render_init(result: InitResult) -> str:
     else:
         out.append("written; commit these files")
     out.append("")
+    if result.local:
+        out.append("Next, on this machine (docs/how-to/what-to-commit.md):")
+        out.append("  averos-ci plan        # what the manifest's application would be")
+        out.append("  averos-ci run         # generate it; commit the state with the app")
+        out.append("  averos-ci state show  # the applied states; `state rollback` undoes one")
+        return "\n".join(out) + "\n"
     out.append("In GitHub's settings (only a person can do these):")
     out.extend(f"  [ ] {item}" for item in result.checklist)
     return "\n".join(out) + "\n"

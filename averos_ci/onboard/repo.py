@@ -1,11 +1,12 @@
 """Facts about the local repository ``init`` and ``doctor`` work on: its root, its default
-branch, its GitHub ``owner/name``."""
+branch, its GitHub ``owner/name``; and about the clone averos-ci itself may run from."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
+import averos_ci
 from averos_ci.errors import InputError
 from averos_ci.onboard.pins import github_slug
 
@@ -44,3 +45,18 @@ def default_branch(root: Path, given: str | None = None) -> str:
 def origin_slug(root: Path) -> str | None:
     """``owner/name`` of the ``origin`` remote when it is on github.com."""
     return github_slug(_git(root, "remote", "get-url", "origin"))
+
+
+def source_clone() -> Path | None:
+    """The git clone this averos-ci runs from (``pip install -e <clone>``), if any: the
+    package folder sits at the clone's top. A package under ``site-packages`` never counts,
+    even inside another repository (a virtualenv in a project's checkout)."""
+    top = Path(averos_ci.__file__).resolve().parent.parent
+    found = _git(top, "rev-parse", "--show-toplevel")
+    return top if found and Path(found).resolve() == top else None
+
+
+def source_clone_slug() -> str | None:
+    """``owner/name`` of that clone's ``origin`` when it is on github.com."""
+    clone = source_clone()
+    return None if clone is None else origin_slug(clone)

@@ -1,14 +1,19 @@
 """The files ``init`` writes: the example workflows and the local action they all use
 (shipped as package data, one copy: ``averos_ci/onboard/workflows`` and ``…/actions`` are
-links to ``examples/workflows`` and ``examples/actions``) adapted to a repository. The local
-action is the one file that names averos-ci's home and release."""
+links to ``examples/workflows`` and ``examples/actions``) adapted to a repository, and the
+``.gitignore`` lines of what runs write. The local action is the one file that names
+averos-ci's home and release."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Iterable
 from importlib import resources
+from pathlib import Path
 
+from averos_ci.config import RunConfig
 from averos_ci.errors import InputError
 from averos_ci.onboard.pins import PLACEHOLDER_REPO, RELEASE_TAG
 
@@ -61,3 +66,65 @@ def check_branch(branch: str) -> None:
             f"{branch!r} is not a usable branch name",
             hint="pass --default-branch NAME (the branch your pull requests merge into)",
         )
+
+
+GITIGNORE = ".gitignore"
+GITIGNORE_HEADER = (
+    "# averos-ci: what runs and previews write that is not the project "
+    "(docs/how-to/what-to-commit.md)"
+)
+
+
+def ignored_paths(root: Path, configs: Iterable[RunConfig], *, local: bool) -> list[str]:
+    """The ``.gitignore`` lines of the projects' run output: logs (preview data included),
+    checkpoints, the scratch generations, state backups, an in-tree template cache and the
+    installed dependencies. A local project commits its state and pristine tree (the base of
+    the next merge); a CI project keeps them on the state branch, so its checkout ignores them."""
+    lines: list[str] = []
+    for cfg in configs:
+        state_dir = cfg.state_path.parent
+        paths = [
+            (cfg.logs_dir, True),
+            (cfg.checkpoint_path, False),
+            (state_dir / "regen", True),
+            (cfg.state_path.with_name(f"{cfg.state_path.name}.serial-*.bak"), False),
+        ]
+        if not local:
+            paths += [(cfg.state_path, False), (state_dir / "pristine", True)]
+        cache = cfg.adapter_options.get("cacheDir")
+        if isinstance(cache, str) and cache:
+            paths.append((cfg.base_dir / Path(cache).expanduser(), True))
+        for path, folder in paths:
+            line = _anchored(root, path, folder=folder)
+            if line is not None and line not in lines:
+                lines.append(line)
+    lines.append("node_modules/")
+    return lines
+
+
+def gitignore(current: str | None, lines: list[str]) -> str:
+    """``current`` with the ``lines`` it lacks appended under one comment (nothing removed)."""
+    text = current or ""
+    present = {line.strip() for line in text.splitlines()}
+    missing = [line for line in lines if line not in present]
+    if not missing:
+        return text
+    block = "\n".join([GITIGNORE_HEADER, *missing]) + "\n"
+    if not text:
+        return block
+    return text.rstrip("\n") + "\n\n" + block
+
+
+def _anchored(root: Path, path: Path, *, folder: bool) -> str | None:
+    """``/rel/path`` (``/rel/folder/``) for a path inside ``root``; ``None`` outside it (or at
+    its top: the repository itself is never ignored)."""
+    try:
+        rel = Path(os.path.normpath(path)).relative_to(root).as_posix()
+    except ValueError:
+        return None
+    if rel in ("", "."):
+        return None
+    special = any(c in rel for c in "\\!#[]") or rel[:1].isspace() or rel[-1:].isspace()
+    if special:  # a name git would read as a pattern: not ours to quote
+        return None
+    return "/" + rel + ("/" if folder else "")

@@ -208,10 +208,7 @@ def test_bad_input_is_a_usage_error(
     assert run_cli(["init", "--action-repo", "not a repo"]) == 2
     assert "hint:" in capsys.readouterr().err
     assert run_cli(["init", "--action-repo", ACTION, "--default-branch", "a..b"]) == 2
-    # an editable install from a local folder does not say where averos-ci lives on GitHub
-    monkeypatch.setattr("averos_ci.onboard.pins.installed_from", lambda: None)
-    assert run_cli(["init"]) == 2
-    assert "--action-repo" in capsys.readouterr().err
+    # a clone install without --action-repo: test_init_local.py (local, or a hint for GitHub)
     assert files(repo) == {}
     monkeypatch.chdir(repo.parent)  # not a git repository
     assert run_cli(["init", "--action-repo", ACTION]) == 2

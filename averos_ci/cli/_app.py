@@ -25,6 +25,7 @@ COMMAND_MODULES = {
     "projects": "projects",
     "run": "run",
     "drift": "state",
+    "conflict-markers": "markers",
     "validate": "validate",
     "github": "github",
     "state": "state",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,3 +95,31 @@ def workspace_files(root: Path) -> Iterator[str]:
         dirs[:] = sorted(d for d in dirs if d not in EXCLUDED)
         for name in sorted(names):
             yield (Path(folder) / name).relative_to(root).as_posix()
+
+
+def scan_files(paths: Iterable[Path]) -> tuple[MarkerFinding, ...]:
+    """The findings in the files named (as given: a pre-commit hook's staged files); a path
+    that is not a readable regular file is skipped."""
+    found: list[MarkerFinding] = []
+    for path in paths:
+        try:
+            if path.is_symlink() or not path.is_file():
+                continue
+            data = path.read_bytes()
+        except OSError:
+            continue
+        found += [MarkerFinding(path.as_posix(), n) for n in marker_lines(data)]
+    return tuple(sorted(found))
+
+
+def check_markers(
+    paths: Sequence[Path] = (), *, config: Path | None = None
+) -> tuple[MarkerFinding, ...]:
+    """``averos-ci conflict-markers``: the findings in ``paths``, or without any, in every
+    file of the config's workspace (outside dependencies and build output)."""
+    if paths:
+        return scan_files(paths)
+    from averos_ci.config import load_config
+
+    root = load_config(config).workspace_root
+    return find_markers(root, workspace_files(root)) if root.is_dir() else ()

@@ -24,6 +24,7 @@ from averos_ci.execute.events import (
 )
 from averos_ci.execute.heartbeat import Heartbeat, Running, interval_s
 from averos_ci.execute.logs import node_log_path, tail
+from averos_ci.execute.summary import CodeChangeSummary, RunnerSummary
 
 
 class ConsoleListener:
@@ -177,15 +178,38 @@ def _activity_column(running: Running) -> Any:
 
 
 def _summary_line(event: RunnerCompleted) -> str:
-    s = event.summary
-    status = "succeeded" if s.success else ("interrupted" if event.interrupted else "failed")
+    return summary_line(event.summary, interrupted=event.interrupted)
+
+
+def summary_line(summary: RunnerSummary, *, interrupted: str | None = None) -> str:
+    """``run succeeded (strict): N nodes, …`` — with the code change a regenerating run wrote
+    (its files by status and lines), and the settings that did not take effect."""
+    s = summary
+    status = "succeeded" if s.success else ("interrupted" if interrupted else "failed")
     line = (
         f"run {status} ({s.mode.value}): {s.total} nodes, {s.succeeded} succeeded, "
-        f"{s.failed} failed, {s.skipped} skipped, {s.cancelled} cancelled "
-        f"in {s.duration_ms} ms"
+        f"{s.failed} failed, {s.skipped} skipped, {s.cancelled} cancelled"
     )
+    if s.code_change is not None:
+        line += f"; code change: {code_change_text(s.code_change)}"
+    line += f" in {s.duration_ms} ms"
     line = "\n".join([line, *s.lines_not_applied()])  # settings that did not take effect
-    return f"{line}\n{event.interrupted}" if event.interrupted else line
+    return f"{line}\n{interrupted}" if interrupted else line
+
+
+def code_change_text(change: CodeChangeSummary) -> str:
+    """``6 file(s) (4 changed, 2 deleted), +0 -10``."""
+    kinds = ("created", "changed", "renamed", "deleted")
+    parts = [f"{getattr(change, k)} {k}" for k in kinds if getattr(change, k)]
+    if change.conflicts:
+        parts.append(f"{change.conflicts} with conflict markers to resolve")
+    detail = f" ({', '.join(parts)})" if parts else ""
+    return f"{change.files} file(s){detail}, +{change.added} -{change.removed}"
+
+
+def code_change_line(summary: RunnerSummary) -> str:
+    """The last line of a regenerating run, once its code change is written."""
+    return summary_line(summary)
 
 
 def next_step_line(*, adapter: str | None, workspace_root: Path, config: Path | None) -> str | None:

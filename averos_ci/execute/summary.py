@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
 from pydantic import Field
@@ -12,6 +13,7 @@ from averos_ci.execute.adapters import adapter_generates
 from averos_ci.execute.adapters.registry import instance_hook
 from averos_ci.execute.contracts import ExecutionAdapter, ExecutionFailure
 from averos_ci.plan.model import PlanNode
+from averos_ci.plan.patch import CodePatch, FileStatus
 
 SUMMARY_FORMAT_VERSION = 1
 
@@ -32,6 +34,20 @@ class NotAppliedSummary(WireModel):
     reason: str
 
 
+class CodeChangeSummary(WireModel):
+    """What a regenerating run wrote into the workspace: the code change, file by file."""
+
+    files: int  # written or deleted
+    created: int
+    changed: int
+    renamed: int
+    deleted: int
+    conflicts: int  # written with conflict markers to resolve (``--merge-conflicts=markers``)
+    added: int  # lines, as the plan's code change counts them
+    removed: int
+    duration_ms: int  # merging and writing it (the generation before it is not included)
+
+
 class RunnerSummary(WireModel):
     total: int
     succeeded: int
@@ -44,6 +60,7 @@ class RunnerSummary(WireModel):
     failures: tuple[NodeFailureSummary, ...] = ()
     # averos-ci's: absent when empty (Averos's fields stay exactly Averos's)
     not_applied: tuple[NotAppliedSummary, ...] = Field(default=(), exclude_if=lambda v: not v)
+    code_change: CodeChangeSummary | None = Field(default=None, exclude_if=lambda v: v is None)
 
     def lines_not_applied(self) -> list[str]:
         return [f"NOT APPLIED {n.node_id}: {n.setting}: {n.reason}" for n in self.not_applied]
@@ -125,4 +142,51 @@ def summarize(
         success=counts[NodeOutcome.SUCCEEDED] == len(records),
         failures=failures,
         not_applied=not_applied,
+    )
+
+
+CODE_CHANGE_PHASE = "code-change"
+
+
+def with_code_change(
+    summary: RunnerSummary,
+    records: Sequence[NodeRecord],
+    patch: CodePatch,
+    *,
+    duration_ms: int,
+) -> tuple[RunnerSummary, tuple[NodeRecord, ...]]:
+    """A regenerating run's summary and records once its code change is written: the nodes
+    (the clean generation's) keep Averos's counts; ``codeChange`` counts the files, the run's
+    duration includes writing them, and each file is a record (``file:<path>``, phase
+    ``code-change``: a JUnit test case, a line of ``summary.txt``). The change is written as one
+    step: its duration is shared among its files."""
+    written = [f for f in patch.files if f.path in patch.contents]
+    statuses = Counter(f.status for f in written)
+    change = CodeChangeSummary(
+        files=len(written),
+        created=statuses[FileStatus.CREATED],
+        changed=statuses[FileStatus.CHANGED],
+        renamed=statuses[FileStatus.RENAMED],
+        deleted=statuses[FileStatus.DELETED],
+        conflicts=sum(1 for f in written if f.conflict is not None),
+        added=sum(f.added for f in written),
+        removed=sum(f.removed for f in written),
+        duration_ms=duration_ms,
+    )
+    share = duration_ms // len(written) if written else 0
+    files = tuple(
+        NodeRecord(
+            node_id=f"file:{f.path}",
+            phase=CODE_CHANGE_PHASE,
+            command=f.status.value,
+            outcome=NodeOutcome.SUCCEEDED,
+            attempts=1,
+            duration_ms=share,
+        )
+        for f in sorted(written, key=lambda f: f.path)
+    )
+    total_ms = summary.duration_ms + duration_ms
+    return summary.model_copy(update={"code_change": change, "duration_ms": total_ms}), (
+        *records,
+        *files,
     )

@@ -9,6 +9,8 @@ reviewed: if the workspace or the state moves, the patch — and the plan — ch
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -88,6 +90,23 @@ class CodePatch:
 
 
 MERGE_CONFLICT_KIND = "merge-conflict"
+# git's diff3 conflict markers (``git merge-file --diff3``): seven characters, alone or followed
+# by a space and a label
+_MARKER = re.compile(r"(?:<{7}|\|{7}|>{7})(?: .*)?|={7}")
+
+
+def diff_stats(lines: Iterable[str], *, conflicted: bool = False) -> tuple[int, int]:
+    """(added, removed): the ``+`` and ``-`` lines of a unified diff's hunks (pass them
+    without the ``---``/``+++`` header), git's ``--numstat``. In a ``conflicted`` file the conflict
+    markers are the merge's, not lines of the code change: they are not counted."""
+    added = removed = 0
+    for line in lines:
+        if line.startswith("+"):
+            if not (conflicted and _MARKER.fullmatch(line[1:].rstrip("\r\n"))):
+                added += 1
+        elif line.startswith("-"):
+            removed += 1
+    return added, removed
 
 
 def with_patch(plan: ExecutionPlan, patch: CodePatch) -> ExecutionPlan:

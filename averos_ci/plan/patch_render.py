@@ -199,19 +199,27 @@ def git_diff(patch: CodePatch | dict[str, Any]) -> str:
     """The whole code change as one git-style unified diff (``diff --git a/… b/…``), for
     ``git apply --check`` or a pager such as ``delta``, taken from the hashed patch only. A
     conflicting file's diff holds its conflict markers, as the apply would write them; a
-    renamed file shows as its new path (the patch holds the old file's hash, not its text)."""
+    renamed file is git's rename (``rename from``/``rename to``, then its content change)."""
     out: list[str] = []
     for f in sorted(_wire(patch)["files"], key=lambda f: str(f["path"])):
         body = f["diff"].splitlines(keepends=True)
         while body and body[0].startswith(("--- ", "+++ ")):
             body.pop(0)  # our own headers below: git wants /dev/null for a created file
-        if not body:
-            continue
         # a file absent before (created, or renamed onto a free path) or after (deleted):
         # the hunk header says so, and git wants /dev/null on that side
-        created = body[0].startswith("@@ -0,0 ")
-        deleted = body[0].split(" ")[2:3] == ["+0,0"]
+        created = bool(body) and body[0].startswith("@@ -0,0 ")
+        deleted = bool(body) and body[0].split(" ")[2:3] == ["+0,0"]
         path = f["path"]
+        old = f.get("oldPath")
+        if f["status"] == "renamed" and old and not created:
+            # the diff is against the old file (a pure rename has none): git's rename
+            out.append(f"diff --git a/{old} b/{path}\n")
+            out += ["similarity index 100%\n"] if not body else []
+            out += [f"rename from {old}\n", f"rename to {path}\n"]
+            out += [f"--- a/{old}\n", f"+++ b/{path}\n", *body] if body else []
+            continue
+        if not body:
+            continue
         out.append(f"diff --git a/{path} b/{path}\n")
         if created:
             out += ["new file mode 100644\n", "--- /dev/null\n", f"+++ b/{path}\n"]

@@ -13,6 +13,10 @@ from averos_ci._model import WireModel
 from averos_ci.plan.canonical import canonical_json
 
 PLAN_FORMAT_VERSION = 2  # 2: attribute-level changes in every diff entry
+# Keys the JSON rendering writes beside the plan, derived from what the planHash covers (the
+# adapter's notApplied prediction, the summary of the changes): not part of the plan or its
+# hash, dropped when a saved plan is read back.
+BESIDE_THE_PLAN = frozenset({"notApplied", "summary"})
 
 
 class Action(StrEnum):

@@ -3,7 +3,8 @@
 Scheduling happens on the calling thread; nodes run on ``concurrency`` daemon worker
 threads (1 unless the adapter tolerates concurrency). On cancellation (signal, time
 limit) nothing new starts, running nodes get ``grace_ms`` to finish and are then abandoned
-(their RUNNING checkpoint makes them "interrupted" for ``--resume``).
+(their RUNNING checkpoint makes them "interrupted" for ``--resume``); a second signal
+(:mod:`averos_ci.execute.signals`) abandons them at once.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from averos_ci.execute.events import (
 )
 from averos_ci.execute.logs import NODE_LOG_DIR
 from averos_ci.execute.scheduler import Scheduler, order_key
+from averos_ci.execute.signals import abortable
 from averos_ci.execute.summary import (
     NodeOutcome,
     NodeRecord,
@@ -98,7 +100,9 @@ class Runner:
         self.abort_token = CancelToken()
 
     def abort(self) -> None:
-        """Stop waiting for running nodes now (a second signal): skip the grace period."""
+        """Abandon the running nodes now (a second signal): no grace period, no wait for the
+        adapters to answer their abort (the commands they started are already ended)."""
+        self.abort_token.cancel(f"aborted: {self.cancel.reason or 'abort requested'}")
         self._abort.set()
 
     def run(self, *, resume: bool = False) -> RunResult:
@@ -147,12 +151,13 @@ class Runner:
         try:
             parallel = opts.concurrency if self.adapter.supports_concurrency else 1
             deadline = None if opts.timeout_ms is None else started + opts.timeout_ms / 1000
-            records = Scheduler(
-                plan=self.plan, executor=executor, store=self.store, bus=self.bus,
-                mode=opts.mode, concurrency=parallel, deadline=deadline,
-                timeout_ms=opts.timeout_ms, grace_ms=opts.grace_ms, stop=self.cancel,
-                abort=self.abort_token, abort_now=self._abort, run_id=self.run_id,
-            ).run(done)  # fmt: skip
+            with abortable(self.abort):
+                records = Scheduler(
+                    plan=self.plan, executor=executor, store=self.store, bus=self.bus,
+                    mode=opts.mode, concurrency=parallel, deadline=deadline,
+                    timeout_ms=opts.timeout_ms, grace_ms=opts.grace_ms, stop=self.cancel,
+                    abort=self.abort_token, abort_now=self._abort, run_id=self.run_id,
+                ).run(done)  # fmt: skip
         finally:
             self.adapter.close()
         ordered = tuple(sorted(records.values(), key=order_key(self.plan)))

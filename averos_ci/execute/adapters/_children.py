@@ -1,23 +1,102 @@
-"""Helper processes that outlive a killed run.
+"""Helper processes (npm, node, ng) and how none outlives averos-ci.
 
-A SIGKILL of averos-ci does not kill its children: the schematics driver (or an
-`ng generate`) may still be writing when ``--resume`` starts. Each child runs in its own
-process group, recorded in ``<workspace>/.averos-ci/child.json``; the next run ends that
-group (only if its leader is still the process we started) before rolling back the journal.
+Each child runs in its own process group (a terminal's Ctrl-C reaches averos-ci alone, which
+decides what to stop). While it runs, its group is *live* here: an abort (the second signal),
+the end of an interrupted run and the exit of averos-ci end every live group
+(:func:`end_all`).
+
+A SIGKILL of averos-ci ends nothing: the schematics driver (or an `ng generate`) may still be
+writing when ``--resume`` starts. Such a child's group is also recorded in
+``<workspace>/.averos-ci/child.json``; the next run ends that group (only if its leader is
+still the process we started) before rolling back the journal.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
 import signal
+import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
 
 CHILD_FILE = Path(".averos-ci") / "child.json"
+END_WAIT_S = 10.0  # a SIGKILLed group is gone in milliseconds; this bounds a stuck exit
+
+
+@dataclass
+class Group:
+    """A live process group: its leader's pid and the command, as the console names it."""
+
+    pgid: int
+    command: str
+    ended: bool = False  # by end_all: the run is being abandoned, not a failure of the command
+
+
+# A re-entrant lock: a signal handler (end_all, running) may interrupt the main thread inside
+# live() on the same thread.
+_lock = threading.RLock()
+_live: dict[int, Group] = {}
+
+
+@contextlib.contextmanager
+def live(pgid: int, command: str) -> Iterator[Group]:
+    """The group ``pgid`` (its leader started with ``start_new_session``) is live in the block."""
+    group = Group(pgid, command)
+    with _lock:
+        _live[pgid] = group
+    try:
+        yield group
+    finally:
+        with _lock:
+            _live.pop(pgid, None)
+
+
+def running() -> list[str]:
+    """The commands of the live groups, oldest first."""
+    with _lock:
+        return [g.command for g in _live.values()]
+
+
+def end_all() -> list[str]:
+    """SIGKILL every live group and wait until no process of theirs runs (so that their folders
+    can be removed); their commands, oldest first."""
+    with _lock:
+        groups = list(_live.values())
+        for group in groups:
+            group.ended = True  # before the kill: its waiter must know why the command ended
+    for group in groups:
+        end_group(group.pgid)
+    return [g.command for g in groups]
+
+
+def end_group(pgid: int, *, timeout: float = END_WAIT_S) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+    deadline = time.monotonic() + timeout
+    while _group_runs(pgid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def _group_runs(pgid: int) -> bool:
+    """Does a process of group ``pgid`` still run (a zombie runs nothing)?"""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text(encoding="latin1").rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if int(fields[2]) == pgid and fields[0] not in {"Z", "X"}:
+            return True
+    return False
+
+
+atexit.register(end_all)  # an abandoned node's command must not outlive averos-ci
 
 
 def record(root: Path, pid: int, marker: str) -> None:

@@ -7,15 +7,19 @@ import os
 import signal
 import subprocess
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from pathlib import Path
-from typing import IO
+from typing import IO, NoReturn
 
 from averos_ci.execute.adapters import _children as children
 from averos_ci.execute.adapters._env import scrubbed_env
 from averos_ci.execute.contracts import ExecutionFailure
 
 EXCERPT_CHARS = 4000
+# Descriptors every command started in this thread inherits (see :func:`holding`).
+_HELD: ContextVar[tuple[int, ...]] = ContextVar("held", default=())
 
 
 def tool_env(cache_dir: Path, *, registry: str | None = None) -> dict[str, str]:
@@ -83,8 +87,10 @@ def run(
     """Run ``cmd``; stream its output into ``log`` line by line as it comes (the console shows
     a long command's last line from there); raise :class:`CommandFailed` on failure.
 
-    ``track=(workspace, marker)`` runs it in its own process group recorded in the
-    workspace, so that a run resumed after a SIGKILL can end it (see ``adapters._children``).
+    It runs in its own process group, live in ``adapters._children`` while it runs: an abort
+    ends it (:func:`_abandoned` says what follows), an exception here (Ctrl-C) too.
+    ``track=(workspace, marker)`` also records the group in the workspace, so that a run
+    resumed after a SIGKILL can end it.
     """
     sink = _LogSink(log, cmd)
     proc = subprocess.Popen(
@@ -97,6 +103,7 @@ def run(
         text=True,
         errors="replace",
         start_new_session=True,
+        pass_fds=_HELD.get(),
     )
     if track is not None:
         children.record(track[0], proc.pid, track[1])
@@ -104,21 +111,59 @@ def run(
     readers = [sink.follow(proc.stdout), sink.follow(proc.stderr)]
     timed_out = False
     try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        with children.live(proc.pid, short(cmd)) as group:
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            except BaseException:  # KeyboardInterrupt: never leave the group running
+                children.end_group(proc.pid)
+                proc.wait()
+                raise
     finally:
         if track is not None:
             children.forget(track[0])
+    if group.ended:
+        _abandoned()
     out, err = (reader.result() for reader in readers)
     code = None if timed_out else proc.returncode
     sink.close(code)
     if code != 0:
         raise CommandFailed(cmd, code, out, err)
     return subprocess.CompletedProcess(list(cmd), code, out, err)
+
+
+@contextlib.contextmanager
+def holding(fd: int) -> Iterator[None]:
+    """Every command this thread starts in the block inherits ``fd`` (e.g. a locked file: the
+    lock stays held while any of them, or any process they start, runs)."""
+    token = _HELD.set((*_HELD.get(), fd))
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+
+
+def short(cmd: Sequence[str]) -> str:
+    """``npm ci``, ``node ng.js new``: how a notice names a command."""
+    words = [Path(arg).name for arg in cmd if not arg.startswith("-")]
+    return " ".join(words[:3])
+
+
+def _abandoned() -> NoReturn:
+    """The command was ended because the run abandons its running nodes (a second signal, the
+    end of an interrupted run, the exit). In the main thread that is an interrupt. A node's
+    thread returns nothing: the run no longer waits for it, and a failure returned now would
+    be recorded as the node's (FAILED) instead of leaving it interrupted (RUNNING: ``--resume``
+    runs it again). It sleeps until averos-ci exits; what it was building is removed at exit
+    (``template.staging``)."""
+    if threading.current_thread() is threading.main_thread():
+        raise KeyboardInterrupt
+    while True:
+        time.sleep(3600)
 
 
 class _Reader:

@@ -11,10 +11,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
@@ -23,6 +21,7 @@ from averos_ci.errors import AverosCIError
 from ..options import AngularOptions, cache_root
 from .bootstrap import BootstrapSpec, create_workspace, local_tarball
 from .pinned import pinned_set
+from .staging import publish, staging_folder
 from .toolchain import check_registry
 from .workspace import link_tree
 
@@ -97,10 +96,7 @@ def ensure_template(root: Path, spec: BootstrapSpec, *, log: Path | None = None)
         return found
     base = template_dir(root, spec)
     base.parent.mkdir(parents=True, exist_ok=True)
-    # A folder no other builder can have: a process id is not enough when the cache folder is
-    # shared with containers (each has its own process ids: two builders can both be pid 7).
-    staging = Path(tempfile.mkdtemp(prefix=f".{base.name}.tmp-", dir=base.parent))
-    try:
+    with staging_folder(base.parent, prefix=f".{base.name}.tmp-") as staging:
         create_workspace(
             staging / "workspace",
             spec,
@@ -112,12 +108,10 @@ def ensure_template(root: Path, spec: BootstrapSpec, *, log: Path | None = None)
         if base.exists() and cached_template(root, spec) is None:  # a leftover without READY
             shutil.rmtree(base)
         try:
-            os.replace(staging, base)
+            publish(staging, base)
         except OSError:  # another process finished the same template first: use theirs
             if cached_template(root, spec) is None:
                 raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     return base / "workspace"
 
 

@@ -136,12 +136,15 @@ def plain_validate(args: list[str]) -> dict[str, Any] | None:
 
 
 def manifest_paths(paths: list[Path], config: Path | None) -> list[Path]:
-    """The files ``validate`` checks: those named, else the config's ``manifestPath``."""
-    if paths:
+    """The files ``validate`` checks: those named, else the config's ``manifestPath``. A
+    config that is read (``--config``, or ``./averos.config.json`` when no file is named) is
+    checked as ``plan`` checks it (averos_ci.config_check), so the hook refuses what plan does."""
+    if paths and config is None:
         return paths
-    from averos_ci.config import load_config
+    from averos_ci.config_check import load_checked_config
 
-    return [load_config(config).manifest_path]
+    cfg = load_checked_config(config)
+    return paths or [cfg.manifest_path]
 
 
 def _validate(options: dict[str, Any]) -> int:

@@ -24,7 +24,7 @@ from averos_ci.config import RunConfig
 from averos_ci.errors import InputError, RunFailed
 from averos_ci.execute.apply import ApplyOutcome, PlanMismatch
 from averos_ci.plan.canonical import canonical_json
-from averos_ci.plan.model import PLAN_FORMAT_VERSION, ExecutionPlan
+from averos_ci.plan.model import BESIDE_THE_PLAN, PLAN_FORMAT_VERSION, ExecutionPlan
 from averos_ci.plan.planner import sha256_json
 from averos_ci.plan.sensitive import is_masked, mask_wire
 from averos_ci.planning.run import apply
@@ -49,8 +49,8 @@ def load_saved_plan(path: Path) -> ExecutionPlan:
         raise SavedPlanInvalid(
             exc.message, path=exc.path, line=exc.line, column=exc.column, hint=_HINT
         ) from None
-    # notApplied: the adapter's prediction, derived from what the hash covers (plan.not_applied)
-    data: dict[str, Any] = {k: v for k, v in doc.data.items() if k != "notApplied"}
+    # notApplied, summary: derived from what the hash covers (plan.model.BESIDE_THE_PLAN)
+    data: dict[str, Any] = {k: v for k, v in doc.data.items() if k not in BESIDE_THE_PLAN}
     version = data.get("formatVersion")
     if version != PLAN_FORMAT_VERSION:
         line, col = doc.locate(("formatVersion",))

@@ -233,7 +233,7 @@ def changed_files(world: World, before: str, after: str) -> dict[str, set[str]]:
 def counts(body: str) -> dict[str, int]:
     """The plan comment's counts table: create, update, unchanged, conflicts, removals."""
     lines = body.splitlines()
-    i = lines.index("| create | update | unchanged | conflicts | removals |")
+    i = next(n for n, line in enumerate(lines) if line.startswith("| create | update |"))
     names = [c.strip() for c in lines[i].strip("|").split("|")]
     return dict(zip(names, (int(c) for c in lines[i + 2].strip("|").split("|")), strict=True))
 

@@ -140,12 +140,20 @@ def authentication_provider(root: Path, args: Mapping[str, Any]) -> Edited:
     config = _pairs(args.get("config"))
     name = args.get("name")
     url = config.pop(AUTH_URL_KEY, None)
-    notes = [
-        f"provider {name!r}: providerType {args.get('providerType')!r}"
-        + (f" and config {', '.join(sorted(config))}" if config else "")
-        + f": no place in {RUNTIME}: its one authentication is the /auth/* API of "
-        f"beURL (set it with the config key {AUTH_URL_KEY})"
+    # what has no place in the runtime: a providerType other than its own, other config keys
+    unplaced = [
+        *(
+            [f"providerType {args.get('providerType')!r}"]
+            if "providerType" in args
+            and str(args["providerType"]).lower() != unapplied.RUNTIME_PROVIDER
+            else []
+        ),
+        *([f"config {', '.join(sorted(config))}"] if config else []),
     ]
+    notes = [
+        f"provider {name!r}: {' and '.join(unplaced)}: no place in {RUNTIME}: its one "
+        f"authentication is the /auth/* API of beURL (set it with the config key {AUTH_URL_KEY})"
+    ][: 1 if unplaced else 0]
     default = app_settings.default_provider(root)
     if default is not None and default not in (name, args.get("providerType")):
         notes.append(

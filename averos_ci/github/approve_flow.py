@@ -33,6 +33,7 @@ from averos_ci.review.comment import (
     status_text,
 )
 from averos_ci.review.outdated import OUTDATED_STATUS, is_outdated
+from averos_ci.review.owners import Owners, project_owners
 from averos_ci.review.policy_check import PolicyVerdict, status_for, verdict_from_meta
 from averos_ci.review.project_status import project_context, set_project_status
 from averos_ci.review.records import HeadFacts, head_facts
@@ -96,6 +97,7 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
     sticky = find_sticky(comments, project=ctx.project, bot_login=ctx.bot_login())
     meta = sticky.meta if sticky else None
     facts = _facts(ctx, head, number)
+    owners = project_owners(ctx, str((pr.get("base") or {}).get("sha") or "") or None)
 
     refusal = event_refusal(
         ctx,
@@ -115,6 +117,7 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
             settings=s,
             facts=facts,
             head_sha=head,
+            owners=owners,
         )
     body = event.comment.body if isinstance(event, IssueCommentEvent) else event.review.body
     if refusal is not None and other_project(comments, body, sticky, ctx.project, ctx.bot_login()):
@@ -137,7 +140,14 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
     ref = ApprovalRef(source.kind, source.id, login, meta.plan_hash, meta.head_sha)
     meta = meta.with_approval(ref)
     approvers, g = _restamp(
-        ctx, sticky, meta, number=number, author=author, head=meta.head_sha, facts=facts
+        ctx,
+        sticky,
+        meta,
+        number=number,
+        author=author,
+        head=meta.head_sha,
+        facts=facts,
+        owners=owners,
     )
     if source.kind == "comment":
         client.react(source.id, "+1")
@@ -184,7 +194,10 @@ def refresh(ctx: FlowContext, number: int) -> ApproveOutcome:
     if meta.pending or facts.pending:  # the complete job shows the approvals
         print("the code change is still being computed: nothing to refresh")
         return ApproveOutcome(False)
-    approvers, g = _restamp(ctx, sticky, meta, number=number, author=author, head=head, facts=facts)
+    owners = project_owners(ctx, str((pr.get("base") or {}).get("sha") or "") or None)
+    approvers, g = _restamp(
+        ctx, sticky, meta, number=number, author=author, head=head, facts=facts, owners=owners
+    )
     if meta.has_changes and meta.applicable:
         state, text = status_for(meta.plan_hash, approvers, g)
         if is_outdated(sticky.body):  # the state moved: only a re-plan makes it current
@@ -212,6 +225,7 @@ def _restamp(
     author: str,
     head: str,
     facts: HeadFacts,
+    owners: Owners | None,
 ) -> tuple[list[str], PolicyVerdict]:
     """Re-derive who approves the plan now and the policy's verdict, and show both in the
     sticky comment."""
@@ -226,6 +240,7 @@ def _restamp(
         project=ctx.project,
         bot_login=ctx.bot_login(),
         facts=facts,
+        owners=owners,
     )
     approvers = list(view.approvers)
     g = verdict_from_meta(client, approvers, meta)
@@ -234,7 +249,13 @@ def _restamp(
         restamp(
             sticky.body,
             meta,
-            status_text(meta, approvers, outdated=view.outdated, unmet=g.unmet),
+            status_text(
+                meta,
+                approvers,
+                outdated=view.outdated,
+                unmet=g.unmet,
+                awaited=owners.awaited() if owners else None,
+            ),
         ),
     )
     return approvers, g

@@ -16,6 +16,7 @@ from averos_ci.plan import ExecutionPlan
 from averos_ci.policy import PolicyResult, PolicySettings, evaluate_policy, render_policy_markdown
 from averos_ci.review.approvals import ApprovalView, approval_view
 from averos_ci.review.comment import find_sticky, restamp, status_text
+from averos_ci.review.owners import project_owners
 from averos_ci.review.plan_status import set_plan_status
 from averos_ci.review.policy_check import verdict_from_meta
 from averos_ci.review.records import record_url
@@ -51,6 +52,7 @@ def publish_plan(
     )
     approvers: list[str] = []
     view = ApprovalView()
+    owners = project_owners(ctx, pr.base.sha)
     if sticky is not None and sticky.meta is not None:
         # Same head and plan (a re-run): keep the approval pointers; anything else is void.
         kept = tuple(
@@ -76,11 +78,18 @@ def publish_plan(
                 settings=s,
                 project=ctx.project,
                 bot_login=ctx.bot_login(),
+                owners=owners,
             )
     g = verdict_from_meta(client, view.approvers, meta)
     approvers = list(view.approvers)
+    awaited = owners.awaited() if owners else None
     parts = replace(
-        parts, meta=meta, approvers=tuple(approvers), outdated=tuple(view.outdated), unmet=g.unmet
+        parts,
+        meta=meta,
+        approvers=tuple(approvers),
+        outdated=tuple(view.outdated),
+        unmet=g.unmet,
+        awaited=awaited,
     )
     body = render_comment(parts, max_chars=s.max_comment_chars)
     if sticky is None:
@@ -99,7 +108,9 @@ def publish_plan(
             restamp(
                 body,
                 meta,
-                status_text(meta, approvers, note, outdated=view.outdated, unmet=g.unmet),
+                status_text(
+                    meta, approvers, note, outdated=view.outdated, unmet=g.unmet, awaited=awaited
+                ),
             ),
         )
     approved = not g.violations and (

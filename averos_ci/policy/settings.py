@@ -8,9 +8,18 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    ValidationError,
+)
 from pydantic.alias_generators import to_camel
 
 from averos_ci._permission import Permission
@@ -20,6 +29,8 @@ from averos_ci.source import SourceError, load_document
 
 # One enum for the approval rules and the policy (averos_ci/_permission.py).
 PermissionLevel = Permission
+# ``@login`` or ``@org/team`` (the ``@`` optional), as GitHub spells them.
+OWNER_PATTERN = r"^@?[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:/[A-Za-z0-9][A-Za-z0-9_.-]*)?$"
 
 
 class _Model(BaseModel):
@@ -75,6 +86,13 @@ class PolicySettings(_Model):
         "a higher permission to approve: node ids or globs, or `{match, permission}` objects.",
     )
 
+    owners: tuple[Annotated[StrictStr, StringConstraints(pattern=OWNER_PATTERN)], ...] = Field(
+        default=(),
+        description="Requirement: only these people approve the project's plans (`@login`; "
+        "a team `@org/team` is named, not resolved). Unset: the CODEOWNERS entry for the "
+        "project's folder, if any. Read from the base branch.",
+    )
+
     def protected_rules(self) -> tuple[ProtectedElement, ...]:
         return tuple(
             ProtectedElement(match=p) if isinstance(p, str) else p for p in self.protected_elements
@@ -101,5 +119,5 @@ def load_policy(raw: dict[str, Any] | None, *, config_path: Path | None) -> Poli
             line=line,
             column=col,
             hint="see docs/how-to/policy.md (keys: forbidRemovals, forbidNotApplied, "
-            "requiredApprovals, updatesNeedPermission, maxNodes, protectedElements)",
+            "requiredApprovals, updatesNeedPermission, maxNodes, protectedElements, owners)",
         ) from None

@@ -27,6 +27,7 @@ from averos_ci.forge.settings import GitHubSettings, Permission
 from averos_ci.plan import ExecutionPlan
 from averos_ci.review.approver import Refusal, check_approver, is_agent
 from averos_ci.review.comment import parse_command
+from averos_ci.review.owners import Owners, project_owners
 from averos_ci.review.pins import (
     comment_is_approval,
     is_plain_review,
@@ -68,6 +69,7 @@ def approval_view(
     project: str,
     bot_login: str,
     facts: HeadFacts | None = None,
+    owners: Owners | None = None,
 ) -> ApprovalView:
     """Approvals of exactly (plan_hash, head_sha) that hold now, re-derived from GitHub.
 
@@ -79,7 +81,8 @@ def approval_view(
 
     A user whose latest review requests changes (or whose approving review was dismissed)
     does not count, whatever they commented before. The approver rules
-    (:func:`check_approver`) apply to every kind.
+    (:func:`check_approver`, with the project's ``owners`` at the base commit) apply to every
+    kind.
     """
     if facts is None:
         facts = head_facts(
@@ -131,6 +134,7 @@ def approval_view(
             settings=settings,
             facts=known,
             head_sha=head_sha,
+            owners=owners,
         )
         return refusal is None
 
@@ -187,6 +191,8 @@ def require_approval(
             "approve the completed plan, and re-run the apply",
         )
     target = approved_target(facts, plan)
+    # the owners of the branch merged into, as the approve step read them
+    owners = project_owners(ctx, str((pr.get("base") or {}).get("sha") or "") or None)
     view = approval_view(
         ctx.client,
         pr_number=number,
@@ -197,6 +203,7 @@ def require_approval(
         project=ctx.project,
         bot_login=ctx.bot_login(),
         facts=facts,
+        owners=owners,
     )
     if view.approvers:
         approvers = enforce_requirements(ctx, plan, list(view.approvers), policy)
@@ -215,17 +222,20 @@ def require_approval(
             + outdated,
             hint="open a pull request to re-plan, approve the new plan and merge it",
         )
+    who = f"a user with {ctx.settings.approval_permission.value} permission"
+    if owners is not None:
+        who += f" who owns {ctx.project} ({', '.join(owners.names)}, {owners.source})"
     raise ApplyRefused(
         f"plan {plan.plan_hash[:12]} on #{number} has no valid approval for head {head[:12]}"
         + outdated,
-        hint=f"a user with {ctx.settings.approval_permission.value} permission "
-        "must approve before merging",
+        hint=f"{who} must approve before merging",
     )
 
 
 __all__ = [
     "Approval",
     "ApprovalView",
+    "Owners",
     "Permission",
     "Refusal",
     "approval_view",
@@ -237,5 +247,6 @@ __all__ = [
     "latest_review_states",
     "pin_refusal",
     "plain_review_refusal",
+    "project_owners",
     "require_approval",
 ]

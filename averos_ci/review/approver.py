@@ -1,6 +1,7 @@
 """Who may approve: not an agent identity, not the author (unless ``allowSelfApproval``), not a
-bot, the repository permission ``approvalPermission`` asks — read now, never cached — and not
-someone who pushed to the head (unless ``allowPusherApproval``)."""
+bot, the repository permission ``approvalPermission`` asks — read now, never cached — an owner
+of the project when it has owners (:mod:`averos_ci.review.owners`), and not someone who pushed
+to the head (unless ``allowPusherApproval``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 
 from averos_ci.forge.protocol import Forge
 from averos_ci.forge.settings import GitHubSettings
+from averos_ci.review.owners import Owners
 from averos_ci.review.pushers import pusher_refusal
 from averos_ci.review.records import HeadFacts
 
@@ -32,8 +34,10 @@ def check_approver(
     settings: GitHubSettings,
     facts: HeadFacts,
     head_sha: str,
+    owners: Owners | None = None,
 ) -> Refusal | None:
-    """``facts``: the bot's records of ``head_sha`` (who pushed it)."""
+    """``facts``: the bot's records of ``head_sha`` (who pushed it); ``owners``: the
+    project's owners at the base commit (``None``: it has none, the permission decides)."""
     if is_agent(login, settings):  # before allowSelfApproval: an agent never approves
         return Refusal(
             f"@{login} is an agent identity (github.agentIdentities): agents propose, "
@@ -49,6 +53,8 @@ def check_approver(
             f"@{login} has '{level.value}' permission on the repository; approving "
             f"needs '{settings.approval_permission.value}' or higher"
         )
+    if owners is not None and (not_owner := owners.refusal(login)) is not None:
+        return Refusal(*not_owner)
     pushed = pusher_refusal(
         client,
         login=login,

@@ -197,9 +197,11 @@ def status_text(
     *,
     outdated: Iterable[str] = (),
     unmet: str | None = None,
+    awaited: str | None = None,
 ) -> str:
     """``outdated``: whose plain approving review no longer counts; ``unmet``: why the
-    approvers do not meet the policy's requirements."""
+    approvers do not meet the policy's requirements; ``awaited``: whose approval counts
+    (markdown, already escaped: the project's owners)."""
     approvers = list(dict.fromkeys(approvers))
     violations = [str(v) for v in (meta.policy or {}).get("violations") or ()]
     if violations:
@@ -224,6 +226,8 @@ def status_text(
     elif approvers:
         names = ", ".join(escape("@" + a) for a in approvers)  # shown, not pinged
         status = f"✅ **Approved** by {names} for this plan and head."
+    elif awaited:
+        status = f"⏳ **Awaiting approval** from {awaited}."
     else:
         status = "⏳ **Awaiting approval.**"
     stale = [escape("@" + a) for a in dict.fromkeys(outdated)]

@@ -9,6 +9,7 @@ import re
 from averos_ci.forge.context import FlowContext
 from averos_ci.plan import ExecutionPlan
 from averos_ci.review.approvals import approval_view, approved_target
+from averos_ci.review.owners import project_owners
 from averos_ci.review.policy_check import enforce_requirements, refuse_violations
 from averos_ci.review.project_status import project_context
 from averos_ci.review.records import head_facts
@@ -61,6 +62,7 @@ def group_approval(
             project=ctx.project,
             bot_login=ctx.bot_login(),
             facts=facts,
+            owners=project_owners(ctx, str((pr.get("base") or {}).get("sha") or "") or None),
         ).approvers
         if not approvers:
             seen.append(f"#{number} has no valid approval")

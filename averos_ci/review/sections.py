@@ -37,6 +37,7 @@ class CommentParts:
     approvers: tuple[str, ...] = ()
     outdated: tuple[str, ...] = ()
     unmet: str | None = None
+    awaited: str | None = None  # whose approval counts (the owners), markdown
     note: str | None = None
     policy: str | None = None
     drift: str | None = None
@@ -65,7 +66,12 @@ def _fit(text: str, budget: int) -> str:
 
 def status(parts: CommentParts, budget: int) -> str:
     return status_text(
-        parts.meta, parts.approvers, parts.note, outdated=parts.outdated, unmet=parts.unmet
+        parts.meta,
+        parts.approvers,
+        parts.note,
+        outdated=parts.outdated,
+        unmet=parts.unmet,
+        awaited=parts.awaited,
     )
 
 

@@ -2,7 +2,12 @@
 ``description``, ``enableExternalEntityMapping`` and ``defaultAuthenticationProvider``.
 
 - ``description``: the page's ``<meta name="description">`` (``src/index.html``, next to the
-  ``<title>`` the application's name fills) and ``package.json``'s ``description``.
+  ``<title>`` the application's name fills) and ``package.json``'s ``description``. Averos 2
+  has no place for it in the app: neither ``create-application`` nor ``ng add`` takes it
+  (packages/workflow/src/schematics/create-application/schema.json, ng-add/schema.json), and
+  the ``index.html`` it writes carries only the ``<title>`` from ``applicationName``
+  (ng-add/init-averos-project.ts, ``addAverosTemplates``); the page's head is where that name
+  is, so the description goes beside it.
 - ``enableExternalEntityMapping: false``: Averos's newer generator writes field mappings only
   when it is set; a comment line in ``app.module.ts`` (:data:`NO_MAPPING`) says so, and the
   field-mapping nodes read it (runtime_config.field_mapping). Without the key, mappings apply

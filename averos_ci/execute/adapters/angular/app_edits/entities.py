@@ -18,6 +18,27 @@ export list has no ``BusinessID``). So:
   children through their own service first; KEEP_CHILDREN is 1.4.1's behaviour (the parent
   alone is deleted). The model's relation line records the strategy either way.
 
+Where Averos 2 (``wiforge/averos``, not on npm) uses the two tags, which these edits follow:
+
+- the BusinessID names the record in the pages' messages and nowhere else: create, update,
+  delete and relation updates, ``Entity ${…[getBusinessIdName(entityType)]}:entity: has been
+  … successfully`` (packages/workflow/src/schematics/search-entity-uc/files/__ename@dasherize__/
+  __ename@dasherize__-details/__ename@dasherize__-details.ts.template; the search page's delete
+  in apps/averos-application/src/app/view/to-do-area/search-to-do-area/
+  search-to-do-area.component.ts);
+- the ID is the record's key in routes (``/todoareas/view/<id>``, ``…/edit/<id>`` from
+  ``getEntityIdentifier``), ``trackBy`` and the service calls (``getIdName``), as 1.4.1's
+  pages do with whatever member carries ``@ID()``;
+- neither tag moves a column: the result table orders its columns by each view-layout entry's
+  ``order`` (packages/ui-platform/src/view/components/view-components/averos-dynamic-table/
+  averos-dynamic-table.component.ts, the ``viewLayout`` setter), and ``add-simple-member``
+  gives a BusinessID member the next ``order`` like any member
+  (packages/workflow/src/schematics/add-simple-member/index.ts). It writes no view-layout
+  entry for a technicalId member; averos-ci keeps 1.4.1's (the ID stays a column and a form
+  field): 1.4.1's create page sends what its form holds, and a backend that does not assign
+  the identifier under the ID's key (json-server assigns only ``id``) would store the record
+  without one.
+
 Each edit is a pure function of the files and the node's args: re-running it rewrites nothing.
 """
 

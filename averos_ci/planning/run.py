@@ -102,17 +102,12 @@ def apply(
 def refuse_unresolved(planned: Planned, config: RunConfig) -> None:
     """Refuse (exit 5) a workspace whose edited generated files still hold conflict markers:
     it does not compile, and a merge into it would nest markers (a run without changes too)."""
-    from averos_ci.execute.regen.markers import RESOLVE_HINT, find_markers
-    from averos_ci.execute.regen.patching import MergeConflicts
+    from averos_ci.execute.regen.markers import UnresolvedMarkers, find_markers
 
     drift = planned.drift
     found = find_markers(config.workspace_root, drift.modified) if drift is not None else ()
     if found:
-        raise MergeConflicts(
-            f"{len(found)} unresolved conflict marker region(s) in the workspace; nothing "
-            "was run:\n" + "\n".join(f"  {f}" for f in found),
-            hint=RESOLVE_HINT,
-        )
+        raise UnresolvedMarkers.of(found, what="nothing was run")
 
 
 def _check_writable(path: Path) -> None:

@@ -59,6 +59,7 @@ def preview(
     cfg = load_config(config)
     manifest, _warnings = load_manifest(cfg.manifest_path)
     app = read_app(cfg.workspace_root)
+    _refuse_unresolved(app.workspace)
     # the adapter's own Node.js toolchain and cache, if it has one (raw adapterOptions)
     node = node_toolchain(cfg.adapter, cfg.adapter_options) or _default_node()
     cache = node.cache_dir
@@ -159,3 +160,12 @@ def _sigterm_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _refuse_unresolved(workspace: Path) -> None:
+    """A workspace still holding conflict markers does not compile: say where, not build."""
+    from averos_ci.execute.regen.markers import UnresolvedMarkers, find_markers, workspace_files
+
+    found = find_markers(workspace, workspace_files(workspace))
+    if found:
+        raise UnresolvedMarkers.of(found, what="the app is not built")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from averos_ci._fs import contained
+from averos_ci.errors import PlanConflicts
 from averos_ci.execute.regen.tree import EXCLUDED
 
 _OPEN = re.compile(rb"<{7}(?: .*)?")
@@ -39,6 +40,18 @@ class MarkerFinding:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"
+
+
+class UnresolvedMarkers(PlanConflicts):
+    """Files still hold conflict markers: nothing is applied or built (exit 5)."""
+
+    @classmethod
+    def of(cls, found: Sequence[MarkerFinding], *, what: str) -> UnresolvedMarkers:
+        return cls(
+            f"{len(found)} unresolved conflict marker region(s); {what}:\n"
+            + "\n".join(f"  {f}" for f in found),
+            hint=RESOLVE_HINT,
+        )
 
 
 def marker_lines(data: bytes) -> tuple[int, ...]:

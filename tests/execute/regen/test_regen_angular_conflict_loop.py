@@ -13,6 +13,7 @@ real Averos 1.4.1 schematics; one applied project, one manifest change:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -134,8 +135,8 @@ def test_line_endings_what_works_and_markers_until_resolved(
     capsys.readouterr()
     marked = model.read_bytes()
     assert b"<<<<<<< yours (workspace)\n" in marked and b"\r" not in marked  # still LF
-    line = marked.split(b"\n").index(b"<<<<<<< yours (workspace)") + 1
-    located = f"{MODEL}:{line}"
+    opened = marked.split(b"\n").index(b"<<<<<<< yours (workspace)") + 1
+    located = f"{MODEL}:{opened}"
     assert run_cli(["plan", "--config", config, "--detailed-exitcode"]) == 5  # before: 0
     assert located in capsys.readouterr().out
     assert run_cli(["drift", "--config", config]) == 0
@@ -144,14 +145,12 @@ def test_line_endings_what_works_and_markers_until_resolved(
     assert run_cli(["run", "--config", config, "--merge-conflicts=markers"]) == 5
     assert located in capsys.readouterr().err
     # resolved: the user keeps their side, deletes the marker lines
-    kept, region = [], ""
-    for raw in marked.decode().split("\n"):
-        region = {"<<<<<<<": "yours", "|||||||": "base", "=======": "now", ">>>>>>>": ""}.get(
-            raw[:7], region
-        )
-        if raw[:7] not in ("<<<<<<<", "|||||||", "=======", ">>>>>>>") and region in ("", "yours"):
-            kept.append(raw)
-    resolved = "\n".join(kept)
+    resolved = re.sub(
+        r"<<<<<<< yours \(workspace\)\n(.*?)\|{7} generated before\n.*?>{7} generated now\n",
+        r"\1",
+        marked.decode(),
+        flags=re.DOTALL,
+    )
     assert mine in resolved and NEW_LINE not in resolved
     model.write_text(resolved, newline="")
     assert run_cli(["plan", "--config", config, "--detailed-exitcode"]) == 0

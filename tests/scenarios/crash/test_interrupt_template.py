@@ -1,0 +1,100 @@
+"""SIGINT during the first `averos-ci run` of an Angular project, while the template workspace
+is built (its `npm ci` running): exit 130 and nothing left behind — no staging folder in the
+cache, no npm process. The first signal lets the run wind down and says so while it waits;
+a second one aborts at once, with a line saying so.
+
+The template cache is a folder of the test's own (the build starts from nothing); npm's download
+cache is the suite's, so nothing is downloaded. The signal is sent as soon as `npm ci` runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT, copy_example
+from tests.processes import running
+from tests.scenarios.crash.procs import cmdline, descendants, working_in
+
+pytestmark = [pytest.mark.angular, pytest.mark.slow]
+
+HANG_GUARD_S = 300  # only a hung or crashed run gets near it
+
+
+@pytest.fixture
+def cold_cache(tmp_path: Path, angular_template: Path, angular_cache_dir: Path) -> Path:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "npm").symlink_to(angular_cache_dir / "npm", target_is_directory=True)
+    return cache
+
+
+@pytest.mark.parametrize("signals", [1, 2], ids=["one-sigint", "two-sigints"])
+def test_an_interrupted_template_build_leaves_nothing_behind(
+    tmp_path: Path, cold_cache: Path, signals: int
+) -> None:
+    project = copy_example(tmp_path / "p")
+    stderr_file = tmp_path / "stderr.txt"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "AVEROS_CI_CACHE_DIR": str(cold_cache)}
+    with stderr_file.open("w") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"],
+            cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=stderr, text=True,
+        )  # fmt: skip
+    started: dict[int, str] = {}  # pid: command line
+    try:
+        npm = _wait_for_npm_ci(proc)
+        started = {pid: cmdline(pid) for pid in descendants(proc.pid)}
+        proc.send_signal(signal.SIGINT)
+        if signals == 2:
+            _wait_for(lambda: "SIGINT: stopping" in stderr_file.read_text(), proc)
+            proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=HANG_GUARD_S)
+        left = [p for p in started if running(p)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid, command in started.items():  # a failed test must not leave a build running
+            if running(pid) and cmdline(pid) == command:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+    said = stderr_file.read_text()
+    assert proc.returncode == 130, said
+    assert npm in started and left == [], f"processes of the build outlived the run: {left}"
+    templates = cold_cache / "templates"
+    assert working_in(templates) == []
+    assert list(templates.iterdir()) == [], "the build's staging folder was left behind"
+    assert "interrupted by SIGINT" in said and "--resume" in said
+    if signals == 1:  # the run winds down, and says what it waits for meanwhile
+        assert "SIGINT: still stopping" in said and "waiting for npm ci" in said, said
+    else:
+        assert "SIGINT again: aborting now, abandoning the running nodes: ending npm ci" in said
+
+
+def _wait_for_npm_ci(proc: subprocess.Popen[str]) -> int:
+    """The pid of the build's `npm ci`, once it runs."""
+    found: list[int] = []
+
+    def npm_ci() -> bool:
+        found[:] = [p for p in descendants(proc.pid) if cmdline(p).startswith("npm ci")]
+        return bool(found)
+
+    _wait_for(npm_ci, proc)
+    return found[0]
+
+
+def _wait_for(condition: Callable[[], bool], proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + HANG_GUARD_S
+    while not condition():
+        assert proc.poll() is None, "the run ended before the condition held"
+        assert time.monotonic() < deadline, "hang guard"
+        time.sleep(0.05)

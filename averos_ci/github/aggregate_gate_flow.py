@@ -22,6 +22,7 @@ from averos_ci.forge.events import (
 from averos_ci.forge.settings import GitHubSettings
 from averos_ci.review.merge_group import fetch_base
 from averos_ci.review.project_status import AggregateStatus, refresh_aggregate
+from averos_ci.review.summary import publish_summary
 from averos_ci.review.trust import trust_base
 from averos_ci.statebranch.state_branch import open_repo
 
@@ -85,6 +86,8 @@ def _gate_for_event(ctx: FlowContext, event: Event, *, trusted: bool) -> Aggrega
         return None
     if trusted:
         trust_base(ctx, base or None)  # the status name is the base branch's
-    gate = refresh_aggregate(ctx, head, base=base or None, pr_number=number)
+    gate = refresh_aggregate(ctx, head, base=base or None, pr_number=number, settle=True)
+    if number is not None:  # many projects: one summary comment for the whole review
+        publish_summary(ctx, number, gate.statuses, gate.expected)
     ctx.report.set(approved=gate.state == "success")
     return gate

@@ -19,6 +19,7 @@ from averos_ci.review.comment import find_sticky, restamp, status_text
 from averos_ci.review.owners import project_owners
 from averos_ci.review.plan_status import set_plan_status
 from averos_ci.review.policy_check import verdict_from_meta
+from averos_ci.review.project_status import is_large
 from averos_ci.review.records import record_url
 from averos_ci.review.sections import CommentParts, render_comment
 
@@ -97,7 +98,10 @@ def publish_plan(
     else:
         written = client.update_comment(sticky.id, body)
     comment_id = int(written["id"])
-    if meta.head_at is None or meta.plan_at is None:
+    # A large pull request spares the stamp (one request per project): headAt and planAt in
+    # the comment are a display cache, approvals read the bot's records (the statuses).
+    large = is_large(ctx, base=pr.base.sha, head=pr.head.sha, pr_number=pr.number)
+    if (meta.head_at is None or meta.plan_at is None) and not large:
         # First plan for this head (or this plan): record when it was published, on GitHub's
         # clock (the comment's own time). Only comments written after ``headAt`` approve this
         # head; only plain reviews submitted after ``planAt`` approve this plan.

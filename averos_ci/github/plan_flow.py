@@ -135,6 +135,12 @@ def _plan_for(
         policy=policy_meta(verdict) if policy_md else None,
         pending=pending,
         semantic_hash=semantic_hash,
+        counts={
+            "create": plan.counts.create,
+            "update": plan.counts.update,
+            "remove": plan.counts.remove,
+            "conflicts": plan.counts.conflicts,
+        },
     )
     note = (
         "⚠️ This pull request changes settings that are read from the base branch ("

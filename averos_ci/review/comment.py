@@ -99,6 +99,9 @@ class PlanMeta:
     # the plan it completes (averos_ci.github.complete_flow).
     pending: bool = False
     semantic_hash: str | None = None
+    # The plan's change counts (create, update, remove, conflicts) for the pull request's
+    # summary of many projects (averos_ci.review.summary). Display only.
+    counts: dict[str, int] | None = None
 
     def encode(self) -> str:
         data = {
@@ -122,6 +125,8 @@ class PlanMeta:
             data["pending"] = True
         if self.semantic_hash is not None:
             data["semanticHash"] = self.semantic_hash
+        if self.counts is not None:
+            data["counts"] = self.counts
         raw = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
         return f"<!-- averos-ci:meta {base64.urlsafe_b64encode(raw).decode()} -->"
 
@@ -148,6 +153,7 @@ class PlanMeta:
                 policy=data["policy"] if isinstance(data.get("policy"), dict) else None,
                 pending=data.get("pending") is True,
                 semantic_hash=str(data["semanticHash"]) if data.get("semanticHash") else None,
+                counts=_counts(data.get("counts")),
             )
         except (binascii.Error, ValueError, KeyError, TypeError):
             return None
@@ -162,6 +168,12 @@ class PlanMeta:
             for a in self.approvals
             if a.plan_hash == self.plan_hash and a.head_sha == self.head_sha
         )
+
+
+def _counts(raw: object) -> dict[str, int] | None:
+    if not isinstance(raw, dict):
+        return None
+    return {str(k): v for k, v in raw.items() if isinstance(v, int) and not isinstance(v, bool)}
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from averos_ci.errors import AverosCIError, InputError
@@ -23,12 +23,20 @@ from averos_ci.forge.context import FlowContext
 
 FAILED = frozenset({"failure", "error"})
 _MAX_STATUS_PAGES = 10  # 1,000 contexts: far more than a repository has projects
+# Above this many projects a pull request is *large*: GitHub's secondary rate limit (about 80
+# content-creating requests a minute, 500 an hour) would be spent by the matrix's writes, so
+# each job re-posts the aggregate only when its state changes and the ``gate`` step after the
+# matrix writes its final words (and the summary comment, averos_ci.review.summary).
+MANY_PROJECTS = 20
 
 
 @dataclass(frozen=True)
 class AggregateStatus:
     state: str  # success | pending | failure
     description: str
+    # what it was decided from: project -> (state, description), and the touched projects
+    statuses: Mapping[str, tuple[str, str]] = field(default_factory=dict, compare=False)
+    expected: tuple[str, ...] = field(default=(), compare=False)
 
 
 def project_context(status_context: str, project: str) -> str:
@@ -63,8 +71,16 @@ def decide(
 def project_statuses(ctx: FlowContext, sha: str) -> dict[str, tuple[str, str]]:
     """project -> (state, description) of the latest ``<statusContext>/<project>`` statuses
     on ``sha`` (GET /commits/{ref}/status: the latest status per context)."""
+    return _statuses(ctx, sha)[0]
+
+
+def _statuses(
+    ctx: FlowContext, sha: str
+) -> tuple[dict[str, tuple[str, str]], tuple[str, str] | None]:
+    """The project statuses, and the aggregate's own (``None``: not set yet)."""
     prefix = ctx.settings.status_context + "/"
     found: dict[str, tuple[str, str]] = {}
+    aggregate: tuple[str, str] | None = None
     seen = 0
     for page in range(1, _MAX_STATUS_PAGES + 1):
         data: Any = ctx.client.combined_status_page(sha, page)
@@ -73,6 +89,8 @@ def project_statuses(ctx: FlowContext, sha: str) -> dict[str, tuple[str, str]]:
             break
         for s in items:
             context = str(s.get("context") or "") if isinstance(s, dict) else ""
+            if context == ctx.settings.status_context:
+                aggregate = (str(s.get("state")), str(s.get("description") or ""))
             if context.startswith(prefix) and len(context) > len(prefix):
                 found[context[len(prefix) :]] = (
                     str(s.get("state")),
@@ -81,7 +99,17 @@ def project_statuses(ctx: FlowContext, sha: str) -> dict[str, tuple[str, str]]:
         seen += len(items)
         if seen >= int(data.get("total_count") or 0):
             break
-    return found
+    return found, aggregate
+
+
+def is_large(ctx: FlowContext, *, base: str | None, head: str, pr_number: int | None) -> bool:
+    """Whether the change touches more than :data:`MANY_PROJECTS` projects (``False`` when
+    that cannot be told: the aggregate then fails closed on its own)."""
+    try:
+        touched = touched_projects(ctx, base=base, head=head, pr_number=pr_number)
+    except AverosCIError:
+        return False
+    return touched is not None and len(touched) > MANY_PROJECTS
 
 
 def touched_projects(
@@ -136,10 +164,12 @@ def refresh_aggregate(
     base: str | None,
     pr_number: int | None = None,
     statuses_only: bool = False,
+    settle: bool = False,
 ) -> AggregateStatus:
     """Recompute and set the aggregate status of ``sha``. ``statuses_only``: from the statuses
     alone (enough when one project was just set to pending or failure: the aggregate cannot be
-    success whatever else changed)."""
+    success whatever else changed). Over :data:`MANY_PROJECTS` projects the status is
+    re-posted only when its state changes, unless ``settle`` (the ``gate`` step)."""
     error = None
     expected: list[str] | None = None
     if not statuses_only:
@@ -148,7 +178,16 @@ def refresh_aggregate(
         except AverosCIError as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             error = f"cannot tell which projects changed: {first}"
-    gate = decide(project_statuses(ctx, sha), expected or (), error=error)
+    statuses, current = _statuses(ctx, sha)
+    gate = decide(statuses, expected or (), error=error)
+    gate = AggregateStatus(gate.state, gate.description, statuses, tuple(expected or ()))
+    many = len(set(expected or ()) | set(statuses)) > MANY_PROJECTS
+    if many and not settle and current is not None and current[0] == gate.state:
+        print(
+            f"{ctx.settings.status_context}: still {gate.state} ({len(statuses)} project "
+            "statuses): not re-posted, the gate step settles it"
+        )
+        return gate
     ctx.client.set_status(
         sha,
         state=gate.state,

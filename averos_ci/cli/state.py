@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 state_app = typer.Typer(
     name="state",
     help="Inspect or change the applied state: the local file (reset, adopt) or the state "
-    "branch (show, abandon, rollback).",
+    "branch (show, abandon, rollback); a local project's show and rollback read the state "
+    "file and its git history.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -105,6 +106,19 @@ ProjectOption = Annotated[
 ReasonOption = Annotated[
     str, typer.Option("--reason", help="Why (recorded in the commit and the record).")
 ]
+LocalOption = Annotated[
+    bool,
+    typer.Option(
+        "--local",
+        help="The local state file and its git history, not the state branch (the default "
+        "when the repository has no remote to fetch the state branch from).",
+    ),
+]
+
+
+class MergeConflicts(StrEnum):  # as `run`'s option (averos_ci.cli.run)
+    REFUSE = "refuse"
+    MARKERS = "markers"
 
 
 class ShowFormat(StrEnum):
@@ -119,13 +133,25 @@ def show(
     output_format: Annotated[ShowFormat, typer.Option("--format", help="text or json.")] = (
         ShowFormat.TEXT
     ),
+    local: LocalOption = False,
 ) -> int:
-    """The state on the state branch (what is applied, by which run) and any claim."""
+    """The state on the state branch (what is applied, by which run) and any claim; for a
+    local project, the state file and its versions in git."""
     import json
 
     from averos_ci.stateops.operation import show_state
-    from averos_ci.stateops.target import open_target
+    from averos_ci.stateops.target import local_config, open_target
 
+    cfg = local_config(config_path=config, local=local)
+    if cfg is not None:
+        from averos_ci.stateops.local_history import read_history
+
+        history = read_history(cfg)
+        if output_format is ShowFormat.JSON:
+            print(json.dumps(history.to_json(), indent=2, sort_keys=True))
+        else:
+            print(history.render_text(), end="")
+        return 0
     view = show_state(open_target(config_path=config, project=project))
     if output_format is ShowFormat.JSON:
         print(json.dumps(view.to_json(), indent=2, sort_keys=True))
@@ -150,16 +176,51 @@ def abandon(
 
 @state_app.command()
 def rollback(
-    to: Annotated[str, typer.Option("--to", help="Applied commit (7+ hex digits) or run id.")],
-    reason: ReasonOption,
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--to",
+            help="Applied commit (7+ hex digits) or run id; a local project: a commit of the "
+            "state file or a serial (default: the state before the last apply).",
+        ),
+    ] = None,
+    reason: Annotated[
+        str | None,
+        typer.Option("--reason", help="Why (recorded on the state branch; required there)."),
+    ] = None,
     config: BranchConfigOption = None,
     project: ProjectOption = None,
     yes: Annotated[bool, typer.Option("--yes", help="Write it (default: only print).")] = False,
+    local: LocalOption = False,
+    merge_conflicts: Annotated[
+        MergeConflicts,
+        typer.Option(
+            help="A local rollback's merge conflicts with your edits: refuse (exit 5, nothing "
+            "written) or write git conflict markers into the files.",
+        ),
+    ] = MergeConflicts.REFUSE,
 ) -> int:
-    """Roll the state back to what it was after an earlier applied commit (prints the plan)."""
-    from averos_ci.stateops.rollback import rollback_state
-    from averos_ci.stateops.target import open_target
+    """Roll the state back to what it was after an earlier applied commit (prints the plan).
+    A local project: apply the manifest of the state before the last apply (or --to) again,
+    merged into the workspace with your edits kept."""
+    from averos_ci.errors import InputError
+    from averos_ci.stateops.target import local_config, open_target
 
+    cfg = local_config(config_path=config, local=local)
+    if cfg is not None:
+        from averos_ci.stateops.local_rollback import rollback_local
+
+        done = rollback_local(cfg, to=to, yes=yes, merge_conflicts=merge_conflicts.value)
+        print(done.render_text(), end="")
+        return 0
+    from averos_ci.stateops.rollback import rollback_state
+
+    if to is None or reason is None:
+        missing = "--to" if to is None else "--reason"
+        raise InputError(
+            f"{missing} is required to roll back the state branch",
+            hint="`averos-ci state show` lists the applied commits; say why with --reason",
+        )
     target = open_target(config_path=config, project=project)
     print(rollback_state(target, to=to, reason=reason, yes=yes).render_text(), end="")
     return 0

@@ -1,5 +1,6 @@
 """The target of an operator command (``averos-ci state …``): the state branch and project
-of a config in a local clone, as its ``github`` settings name them."""
+of a config in a local clone, as its ``github`` settings name them; or, for a local project
+(no remote to fetch a state branch from, or ``--local``), the config's own state file."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from averos_ci.config import CONFIG_FILE_NAME, load_config
+from averos_ci.config import CONFIG_FILE_NAME, RunConfig, load_config
 from averos_ci.forge.settings import load_settings
-from averos_ci.statebranch.state_branch import StateBranch, open_repo
+from averos_ci.statebranch.state_branch import GitError, StateBranch, open_repo
 from averos_ci.stateops.operation import StateTarget
 
 
@@ -26,10 +27,7 @@ def open_target(
     from averos_ci._token import take as take_token
 
     env = os.environ if environ is None else environ
-    if config_path is None:
-        root = Path(open_repo(Path.cwd()).working_tree_dir or Path.cwd())
-        config_path = root / CONFIG_FILE_NAME
-    config = load_config(config_path)
+    config = load_config(config_path or _default_config())
     repo_root = Path(open_repo(config.base_dir).working_tree_dir or config.base_dir).resolve()
     raw = dict(config.github or {})
     if project is not None:
@@ -44,3 +42,26 @@ def open_target(
         server_url=env.get("GITHUB_SERVER_URL") or "https://github.com",
     )
     return StateTarget(sb, settings.project or "default", config, settings.push_attempts, repo_root)
+
+
+def local_config(*, config_path: str | Path | None = None, local: bool = False) -> RunConfig | None:
+    """The config when its project is operated on its own state file: ``local``, or its
+    repository has no remote of the ``github.remote`` name (nothing to fetch a state branch
+    from); ``None``: a state-branch project (:func:`open_target`)."""
+    try:
+        repo = open_repo(Path(config_path).parent if config_path else Path.cwd())
+    except GitError:
+        repo = None  # not a git repository: only the state file, no history
+    if config_path is None:
+        root = Path(repo.working_tree_dir or Path.cwd()) if repo is not None else Path.cwd()
+        config_path = root / CONFIG_FILE_NAME
+    config = load_config(config_path)
+    if local or repo is None:
+        return config
+    remote = str((config.github or {}).get("remote") or "origin")
+    return None if remote in {r.name for r in repo.remotes} else config
+
+
+def _default_config() -> Path:
+    root = Path(open_repo(Path.cwd()).working_tree_dir or Path.cwd())
+    return root / CONFIG_FILE_NAME

@@ -111,3 +111,20 @@ def test_preview_refuses_to_build_a_workspace_with_markers(
     assert project.cli("preview") == 5  # before: on to its tools and the build (exit 1)
     err = capsys.readouterr().err
     assert "src/app/app.component.ts:2" in err and "the app is not built" in err
+
+
+def test_a_refused_run_says_what_works(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38 item 3: the hint names the ways out the documentation tests, not "adapt your
+    edit" (an edit on the changed line conflicts however it is adapted)."""
+    model = project.file(MODEL)
+    model.write_text(model.read_text().replace("title?: string;", "title?: string; // mine"))
+    project.write(library(title_type="number"))
+    capsys.readouterr()
+    assert project.cli("run") == 5
+    err = " ".join(capsys.readouterr().err.split())
+    assert "adapt your edit" not in err
+    assert "an edit on a line the generator changes, or on a line next to one, conflicts" in err
+    assert "its `generated now` side" in err and "at least one unchanged line away" in err
+    assert "--merge-conflicts=markers" in err and "regeneration.md#conflicts" in err

@@ -112,14 +112,20 @@ def test_line_endings_what_works_and_markers_until_resolved(
     for adapted in (f"{LINE} // my note", f"{NEW_LINE} // my note"):
         conflicted, hunks, _ = _merge(base, new, plain.replace(LINE, adapted), scratch)
         assert conflicted and adapted in hunks and NEW_LINE in hunks, adapted
-    #    an edit on the line next to it (a comment above, or above the generator's line)
-    for line in (LINE, NEW_LINE):
-        mine = plain.replace(LINE, f"{NOTE}\n{line}")
-        conflicted, _, _ = _merge(base, new, mine, scratch)
-        assert conflicted, line
-    #    the generator's line taken, the note one unchanged line away: merged, both kept
+    #    an edit on the line next to it: a comment above (the line kept, or the generator's
+    #    line taken) or below, a neighbour line changed
     lines = plain.split("\n")
     at = lines.index(LINE)
+    above = lines[at - 1]
+    for mine in (
+        plain.replace(LINE, f"{NOTE}\n{LINE}"),
+        plain.replace(LINE, f"{NOTE}\n{NEW_LINE}"),
+        plain.replace(LINE, f"{LINE}\n{NOTE}"),
+        plain.replace(f"{above}\n{LINE}", f"{above} // my note\n{LINE}"),
+    ):
+        conflicted, _, _ = _merge(base, new, mine, scratch)
+        assert conflicted, mine
+    #    the generator's line taken, the note one unchanged line away: merged, both kept
     assert f"{lines[at - 1]}\n{NEW_LINE}\n" in _lf(new.files[MODEL]).decode()  # unchanged
     taken = [*lines[: at - 1], NOTE, *lines[at - 1 : at], NEW_LINE, *lines[at + 1 :]]
     conflicted, _, after = _merge(base, new, "\n".join(taken), scratch)

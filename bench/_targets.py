@@ -97,6 +97,16 @@ BENCHES: tuple[Bench, ...] = (
         quick="3 and 6 projects, 3 rounds (the ratio the median of per-round ratios)",
     ),
     Bench(
+        name="many_projects_pr",
+        method=(
+            "one pull request adding N projects on a fake GitHub that enforces GitHub's "
+            "secondary limits; the plan matrix (one `github auto` job per project, one after "
+            "the other) and the gate step; every content-creating request counted"
+        ),
+        full="200 projects, 1 run (a count: no rounds needed)",
+        quick="11 projects (the smallest pull request over 10 projects), 1 run",
+    ),
+    Bench(
         name="angular_adapter",
         method=(
             "per-process baseline once (it takes a minute), the batched driver several times on "
@@ -458,6 +468,45 @@ TARGETS: tuple[Target, ...] = (
             "2.10x and 2.74x (quick, 3 -> 6 projects, 2026-12-04: retries grew from 5-8 to "
             "23-24); the full run (50 -> 100) not yet measured"
         ),
+    ),
+    Target(
+        key="many_projects_pr.writes_per_project",
+        bench="many_projects_pr",
+        figure="content-creating requests per project of a large pull request",
+        measure=(
+            "POST, PATCH, PUT and DELETE requests the plan matrix and the gate step send for a "
+            "pull request adding N projects, over N (a count, not a time)"
+        ),
+        unit="requests",
+        op="<=",
+        full=2.1,
+        quick=2.5,
+        why=(
+            "two per project (its plan comment, its status) and three per run (the aggregate "
+            "when it first turns pending, the gate's aggregate, the summary comment): 2.015 at "
+            "200 projects, 2.27 at 11; a third request per project (the comment's stamp, or "
+            "the aggregate re-posted by every job, as before issue 40) misses both"
+        ),
+        last="2.273 (quick, 11 projects, 2026-12-07); full not yet measured",
+    ),
+    Target(
+        key="many_projects_pr.hourly_share",
+        bench="many_projects_pr",
+        figure="share of GitHub's hourly secondary limit a large pull request spends",
+        measure=(
+            "the content-creating requests above over GitHub's documented limit of 500 an "
+            "hour, scaled to N / 200 projects in quick mode"
+        ),
+        unit="share",
+        op="<=",
+        full=0.9,
+        quick=1.0,
+        why=(
+            "issue 40: a 200-project pull request within the limit, with a tenth to spare for "
+            "the approvals that follow; quick (11 projects) carries the three per-run requests "
+            "over fewer projects (25 of 27.5)"
+        ),
+        last="0.909 (quick, 11 projects, 2026-12-07); full not yet measured",
     ),
     Target(
         key="angular_adapter.batched_ratio",

@@ -27,7 +27,7 @@ _MAX_STATUS_PAGES = 10  # 1,000 contexts: far more than a repository has project
 # content-creating requests a minute, 500 an hour) would be spent by the matrix's writes, so
 # each job re-posts the aggregate only when its state changes and the ``gate`` step after the
 # matrix writes its final words (and the summary comment, averos_ci.review.summary).
-MANY_PROJECTS = 20
+MANY_PROJECTS = 10
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,9 @@ def test_a_large_pull_request_is_one_summary_and_bounded_writes(
     gate = {s["context"]: s for s in fake.statuses if s["sha"] == pr.head}["averos-ci/plan"]
     assert gate["state"] == "pending" and "waiting for approval" in gate["description"]
 
-    # an approval counts without the comment's stamp (the bot's records say when it was shown)
+    # an approval counts without the comment's stamp (the bot's records say when it was
+    # shown); its own requests are not the plan run's budget
+    fake.enforce_secondary_limits(SecondaryLimits(windows=()))
     first = project_name(0)
     plan_hash = mono.plan_hash(1, first)
     comment = fake.add_comment(1, user="bob", body=f"/averos approve {plan_hash[:12]}")

@@ -115,12 +115,12 @@ def rollback_local(
         raise Interrupted(
             f"rollback interrupted: {outcome.interrupted}; {s.succeeded}/{s.total} nodes done",
             path=config.checkpoint_path,
-            hint="run the same rollback again: the state is still the one it rolls back",
+            hint="run the same rollback again (a clean generation resumes where it stopped)",
         )
     if not s.success:
         raise RunFailed(
             f"rollback failed: {s.failed} failed, {s.skipped} skipped of {s.total}",
-            hint=f"see the logs in {config.logs_dir}; the state is unchanged",
+            hint=f"see the logs in {config.logs_dir}; `averos-ci state show` shows the state",
         )
     if restorable and committed is not None:
         atomic_write_text(config.manifest_path, committed)

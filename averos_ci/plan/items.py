@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,14 @@ from averos_ci.plan.model import AttributeChange, AttrOp, Bucket, Change, Execut
 
 VALUE_CHARS = 80  # longer values are shortened, with a visible marker
 SENSITIVE = "(sensitive)"
-MARKS = {"create": "+", "update": "~", "conflict": "!", "remove": "-", "replace": "-/+"}
+MARKS = {
+    "create": "+",
+    "update": "~",
+    "conflict": "!",
+    "remove": "-",
+    "replace": "-/+",
+    "rename": ">",  # a declared rename: the element moves to its new name (Terraform's moved)
+}
 _ATTR_MARKS = {AttrOp.ADD: "+", AttrOp.UPDATE: "~", AttrOp.REMOVE: "-"}
 # Args that only repeat the element's identity (already in its id): not listed for creates
 # and removals; a change of them (a rename) is listed.
@@ -177,10 +185,8 @@ def groups(plan: ExecutionPlan) -> list[Group]:
     by_owner: dict[str, Group] = {}
     for change, mark in changes:
         node = nodes.get(change.id)
-        if mark == MARKS["update"] and change.reason is not None:
-            mark = MARKS["replace"]  # generated anew (Terraform's "forces replacement")
-        elif mark == MARKS["update"] and node is not None and node.action.value == "create":
-            mark = MARKS["create"]  # a declared rename generates the new name
+        if mark == MARKS["update"]:
+            mark = _update_mark(change)
         owner, label = owner_of(change.id)
         group = by_owner.get(owner)
         if group is None:
@@ -193,6 +199,47 @@ def groups(plan: ExecutionPlan) -> list[Group]:
         else:
             group.children.append(entry)
     return sorted(by_owner.values(), key=lambda g: g.phase.rank)  # stable: plan order inside
+
+
+def _update_mark(change: Change) -> str:
+    """A change of the toUpdate bucket as a reviewer counts it: generated anew (Terraform's
+    "forces replacement"), renamed (its node generates the new name), or updated in place."""
+    if change.reason is not None:
+        return MARKS["replace"]
+    if change.renamed_from is not None:
+        return MARKS["rename"]
+    return MARKS["update"]
+
+
+@dataclass(frozen=True)
+class ChangeCounts:
+    """The plan's changes counted as they are shown, each once: Terraform's "N to add, N to
+    change, N to destroy" with its replacements and moves. ``plan.counts`` counts the nodes
+    by action instead (a renamed element's node creates its new name)."""
+
+    create: int  # new elements, and elements re-run to restore missing files (drift repair)
+    update: int  # updated in place
+    replace: int  # generated anew (``-/+``), renamed or not
+    rename: int  # renamed, not replaced
+    delete: int
+    unchanged: int
+    conflicts: int
+
+    def to_wire(self) -> dict[str, int]:
+        return dict(vars(self))
+
+
+def change_counts(plan: ExecutionPlan) -> ChangeCounts:
+    marks = Counter(_update_mark(c) for c in plan.diff.to_update)
+    return ChangeCounts(
+        create=len(plan.diff.to_add) + len(plan.repair),
+        update=marks[MARKS["update"]],
+        replace=marks[MARKS["replace"]],
+        rename=marks[MARKS["rename"]],
+        delete=len(plan.diff.to_remove),
+        unchanged=plan.counts.skip,
+        conflicts=plan.counts.conflicts,
+    )
 
 
 def _phase_of(owner: str) -> Phase:

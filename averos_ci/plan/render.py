@@ -10,7 +10,7 @@ from averos_ci._markdown import escape as md_escape
 from averos_ci.plan import not_applied
 from averos_ci.plan.canonical import carried, compact
 from averos_ci.plan.execution_diff import flatten, show
-from averos_ci.plan.items import groups, plain
+from averos_ci.plan.items import change_counts, groups, plain
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.render_markdown import GITHUB_COMMENT_LIMIT, render_markdown
 from averos_ci.plan.repairs import repair_text
@@ -27,14 +27,20 @@ __all__ = [
     "render_text",
 ]
 
-_STYLES = {"+": "green", "~": "yellow", "!": "bold red", "-": "red", "-/+": "yellow"}
+_STYLES = {"+": "green", "~": "yellow", "!": "bold red", "-": "red", "-/+": "yellow", ">": "cyan"}
 
 
 def counts_line(plan: ExecutionPlan) -> str:
-    c = plan.counts
+    """``Plan: 1 to create, 0 to update, 1 to replace, 1 to rename, …`` — each change counted
+    once, as it is shown; replacements and renames only when there are some (as Terraform
+    names imports and moves only then)."""
+    c = change_counts(plan)
+    extra = "".join(
+        f"{n} to {what}, " for n, what in ((c.replace, "replace"), (c.rename, "rename")) if n
+    )
     return (
-        f"Plan: {c.create} to create, {c.update} to update, {c.skip} unchanged, "
-        f"{c.conflicts} conflict(s), {c.remove} to destroy."
+        f"Plan: {c.create} to create, {c.update} to update, {extra}{c.unchanged} unchanged, "
+        f"{c.conflicts} conflict(s), {c.delete} to destroy."
     )
 
 
@@ -88,6 +94,8 @@ def render_rich(plan: ExecutionPlan) -> Text:
 
 
 _BATCH = 256  # list items per piece
+# beside the plan, outside its hash (plan.model.BESIDE_THE_PLAN): the changes counted as shown
+SUMMARY_KEY = "summary"
 
 
 def _pretty(
@@ -122,6 +130,7 @@ def json_pieces(plan: ExecutionPlan) -> Iterator[str]:
     wire = plan.to_wire()
     masked, warned = mask_wire(wire), not_applied.wire(plan)
     out = {**masked, not_applied.WIRE_KEY: warned} if warned else masked
+    out = {**out, SUMMARY_KEY: change_counts(plan).to_wire()}
     yield from _pretty(out, 3, carried(plan.item_json(), wire, masked))
     yield "\n"
 

@@ -20,7 +20,14 @@ from averos_ci.plan.not_applied import markdown_blocks
 from averos_ci.plan.repairs import MAX_NODES
 
 GITHUB_COMMENT_LIMIT = 65_536
-_WORDS = {"+": "create", "~": "update", "!": "conflict", "-": "removal"}
+_WORDS = {
+    "+": "create",
+    "~": "update",
+    "-/+": "replace",
+    ">": "rename",
+    "!": "conflict",
+    "-": "removal",
+}
 
 
 @dataclass(frozen=True)
@@ -133,15 +140,16 @@ def _markdown(
     extra: Sequence[str],
     graph: list[str],
 ) -> str:
-    c = plan.counts
+    c = items.change_counts(plan)  # each change once, as shown
     out = [
         f"### {title}: {md_escape(plan.application_name)}",
         "",
         f"planHash `{plan.plan_hash}`",
         "",
-        "| create | update | unchanged | conflicts | removals |",
-        "|---:|---:|---:|---:|---:|",
-        f"| {c.create} | {c.update} | {c.skip} | {c.conflicts} | {c.remove} |",
+        "| create | update | replace | rename | unchanged | conflicts | removals |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {c.create} | {c.update} | {c.replace} | {c.rename} | {c.unchanged} | {c.conflicts} "
+        f"| {c.delete} |",
         "",
     ]
     for block in extra:

@@ -21,6 +21,16 @@ NOT_APPLIED_SCHEMA: dict[str, Any] = {
     },
 }
 
+SUMMARY_FIELDS = ("create", "update", "replace", "rename", "delete", "unchanged", "conflicts")
+SUMMARY_SCHEMA: dict[str, Any] = {
+    "description": "The changes counted as the plan shows them, each once (a replacement as "
+    "replace, a rename as rename); `counts` counts the nodes by action.",
+    "type": "object",
+    "additionalProperties": False,
+    "required": list(SUMMARY_FIELDS),
+    "properties": {k: {"type": "integer", "minimum": 0} for k in SUMMARY_FIELDS},
+}
+
 
 def generated() -> dict[str, dict[str, Any]]:
     from averos_ci.plan.model import PLAN_FORMAT_VERSION, ExecutionPlan
@@ -32,8 +42,9 @@ def generated() -> dict[str, dict[str, Any]]:
         ("state", AppliedState, STATE_FORMAT_VERSION),
     ):
         schema = model.model_json_schema(by_alias=True, mode="serialization")
-        if name == "plan":  # rendered beside the plan, outside its hash (plan/not_applied.py)
+        if name == "plan":  # rendered beside the plan, outside its hash (BESIDE_THE_PLAN)
             schema["properties"]["notApplied"] = NOT_APPLIED_SCHEMA
+            schema["properties"]["summary"] = SUMMARY_SCHEMA
         schema["$id"] = f"https://averos-ci.invalid/schemas/{name}-v{version}.schema.json"
         schema["title"] = f"averos-ci {name} file, formatVersion {version}"
         out[f"{name}.schema.json"] = schema

@@ -137,9 +137,9 @@ def test_renames_carry_their_old_names() -> None:
     assert attrs["entity:Label"] == {("name", "Tag", "Label")}
     assert attrs["simple-field:ToDoTask:deadline"] == {("mname", "dueDate", "deadline")}
     text = render_text(plan)
-    assert "+ entity:Tag → entity:Label (renamed)  [averos-entity]" in text
-    assert "    + dueDate → deadline (renamed)  [add-simple-member]" in text
-    assert "`+` dueDate → deadline (renamed)" in render_markdown(plan)
+    assert "> entity:Tag → entity:Label (renamed)  [averos-entity]" in text
+    assert "    > dueDate → deadline (renamed)  [add-simple-member]" in text
+    assert "`>` dueDate → deadline (renamed)" in render_markdown(plan)
 
 
 SECRET = "s3cr3t-value-never-shown"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from averos_ci.execute.adapters.angular.options import AngularOptions
-from averos_ci.execute.adapters.angular.template import cache
+from averos_ci.execute.adapters.angular.template import cache, staging
 from averos_ci.execute.adapters.angular.template.bootstrap import BootstrapSpec
 from tests.execute.adapters.angular.test_angular_pinned import _spec
 
@@ -19,7 +19,7 @@ def test_a_second_builder_with_the_same_pid_leaves_the_first_ones_staging_alone(
 ) -> None:
     spec = _spec(tmp_path, AngularOptions())  # its cache: tmp_path / "cache"
     root = spec.cache_root
-    monkeypatch.setattr(cache.os, "getpid", lambda: 7)  # both "processes" are pid 7
+    monkeypatch.setattr(staging.os, "getpid", lambda: 7)  # both "processes" are pid 7
     stagings: list[Path] = []
 
     def create_workspace(target: Path, _spec: BootstrapSpec, **_: Any) -> None:

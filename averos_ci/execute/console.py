@@ -38,8 +38,12 @@ class ConsoleListener:
         github_actions: bool | None = None,
         tty: bool | None = None,
         heartbeat_s: float | None = None,
+        last_line: bool = True,
     ) -> None:
+        """``last_line=False``: the caller prints the run's last line (:func:`summary_line`),
+        e.g. a regenerating run once its code change is written."""
         self.total = total
+        self.last_line = last_line
         self.logs_dir = logs_dir
         self.verbose = verbose
         self.stream = stream or sys.stdout
@@ -84,7 +88,7 @@ class ConsoleListener:
 
     def _line(self, event: RunnerEvent) -> str | None:
         if isinstance(event, RunnerCompleted):
-            return _summary_line(event)
+            return _summary_line(event) if self.last_line else None
         if isinstance(event, NodeFailed) and not event.will_retry:
             self.finished += 1
             text = f"{self._count()} FAILED {event.node_id}: {event.failure.message}"
@@ -160,7 +164,8 @@ class ConsoleListener:
         elif isinstance(event, RunnerCompleted):
             progress.update(self._task, description="done")
             progress.stop()
-            progress.console.print(_summary_line(event), markup=False)
+            if self.last_line:
+                progress.console.print(_summary_line(event), markup=False)
 
 
 def _activity_column(running: Running) -> Any:

@@ -14,6 +14,7 @@ from pathlib import Path
 from averos_ci._fs import atomic_write_text
 from averos_ci._markdown import code as inline
 from averos_ci._markdown import code_block, escape
+from averos_ci.execute.console import code_change_text
 from averos_ci.execute.logs import tail
 from averos_ci.execute.summary import NodeOutcome, NodeRecord, RunnerSummary
 
@@ -53,6 +54,13 @@ def summary_markdown(
         f"| {summary.cancelled} |",
         "",
     ]
+    change = summary.code_change
+    if change is not None:  # what a regenerating run wrote into the workspace
+        out += [
+            f"**Code change written:** {code_change_text(change)} "
+            f"in {change.duration_ms} ms (the `file:` rows below)",
+            "",
+        ]
     failed = [r for r in records if r.outcome is NodeOutcome.FAILED]
     if failed:
         out += [f"### Failures ({len(failed)})", ""]

@@ -5,7 +5,8 @@
   ``memberTag: ID``: a task created on its page is sent under the mapped keys, stored so,
   and found again on the search page (read back through them);
 - ``deleteStrategy: DELETE_CHILDREN``: deleting a ToDoArea deletes its tasks first;
-  ``KEEP_CHILDREN`` (a variant of the example) keeps them;
+  ``KEEP_CHILDREN`` (a variant of the example) keeps them; either way the user sees the
+  page's message naming the area by its title and the row leaves the table;
 - ``memberTag: ID`` / ``BusinessID``: an area created on its page is sent with its
   ``areaId`` as the backend's ``id``, and the message names it by its ``title``.
 
@@ -104,6 +105,7 @@ def test_the_example_settings_take_effect_in_the_browser(
     assert deletes[-1] == f"DELETE {api}/todoareas/area-1 -> 200", result["deleteRequests"]
     assert [a["id"] for a in db["todoareas"]] == ["a-2"]  # area-1 gone, the created one kept
     assert [t["_id"] for t in db["todotasks"] if t["name"] != "buy bread"] == ["t3"]
+    _assert_the_user_sees_the_deletion(result)
 
     area = result["createdArea"]  # memberTag ID: areaId sent as the backend's identifier
     assert area["id"] == "a-2" and "areaId" not in area and area["title"] == "Garden", area
@@ -122,3 +124,17 @@ def test_keep_children_deletes_the_area_alone(
     assert deletes == [f"DELETE {api}/todoareas/area-1 -> 200"], result["deleteRequests"]
     assert db["todoareas"] == []
     assert sorted(t["id"] for t in db["todotasks"]) == ["t1", "t2", "t3"]
+    _assert_the_user_sees_the_deletion(result)
+
+
+def _assert_the_user_sees_the_deletion(result: dict[str, Any]) -> None:
+    """The search page's message names the deleted area by its BusinessID (``title``), as
+    Averos 2's search page does (``getBusinessIdName``), and its row leaves the result table.
+
+    The words are Averos's own English for ``@@uc.delete.entity``, "has been *updated*
+    successfully", in 1.4.1 (node_modules/@wiforge/averos/schematics/add-language/
+    language-data.js, written to src/assets/i18n/en.json) as in Averos 2
+    (apps/averos-application/src/assets/i18n/en.json): the app shows what Averos shows."""
+    message = result["deleteMessage"]
+    assert f"Entity {AREA['title']} has been updated successfully" in message, message
+    assert not [r for r in result["rowsAfterDelete"] if AREA["title"] in r], result["shots"]

@@ -6,7 +6,8 @@
 //   - a ToDoArea created on its create page: the body the app POSTs (its ID member under the
 //     backend's identifier key) and the message it shows (the record named by its BusinessID);
 //   - a ToDoArea deleted from the search page (its row's delete action, then the runtime's
-//     "Continue"): the requests the app makes (deleteStrategy).
+//     "Continue"): the requests the app makes (deleteStrategy), the message it shows and the
+//     result table's rows after it.
 //
 //   node settings_drive.js <scenario.json>
 //   {"baseUrl", "shots", "chromium",
@@ -14,7 +15,7 @@
 //    "createArea": {"fields": [...]},
 //    "deleteArea": {"row": "<text of the area's row in the result table>", "url": "<its URL's end>"}}
 // Prints one JSON object: {"ok": true, "description", "createdBody", "found", "createdArea",
-// "createAreaMessage", "deleteRequests", "backend": [...]} or {"ok": false, "error", "shots"} (exit code 1).
+// "createAreaMessage", "deleteRequests", "deleteMessage", "rowsAfterDelete", "backend": [...]} or {"ok": false, "error", "shots"} (exit code 1).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -118,7 +119,17 @@ async function main() {
         await page.waitForTimeout(100);
       }
       result.deleteRequests = result.backend.slice(before);
+      // what the user sees: the page's message (the record named by its BusinessID), in the
+      // runtime's dialog ...
+      const message = page.locator('mat-dialog-container', { hasText: 'successfully' }).first();
+      await message.waitFor();
+      result.deleteMessage = (await message.textContent()).replace(/\s+/g, ' ').trim();
       await shot('deleted');
+      await page.getByRole('button', { name: 'Ok', exact: true }).click();
+      // ... and the result table without the record's row
+      await row.waitFor({ state: 'detached', timeout: 15000 }).catch(() => {}); // the test asserts
+      result.rowsAfterDelete = (await page.locator('tr').allTextContents())
+        .map((t) => t.replace(/\s+/g, ' ').trim());
     }
   } catch (err) {
     result.ok = false;

@@ -32,10 +32,10 @@ def entry_text(*, repo_url: str | None, rev: str) -> str:
     fields of averos-ci's ``.pre-commit-hooks.yaml``, run by the installed ``averos-ci``)."""
     if repo_url is None:
         return (
-            f"  - repo: {LOCAL} # the averos-ci installed here; `averos-ci init --action-repo "
-            "OWNER/NAME` pins a release instead\n"
+            f"  - repo: {LOCAL}\n"
             "    hooks:\n"
-            f"      - id: {HOOK_ID}\n"
+            f"      - id: {HOOK_ID} # the averos-ci installed here; `averos-ci init "
+            "--action-repo OWNER/NAME` pins a release instead\n"
             "        name: validate Averos manifests\n"
             "        entry: averos-ci validate\n"
             "        language: system\n"

@@ -58,7 +58,7 @@ def test_init_local_writes_the_four_local_files_and_no_github_ones(
     assert "default branch" not in out
     # from a clone install the hook runs the installed averos-ci (no GitHub URL to pin)
     hook = (repo / ".pre-commit-config.yaml").read_text(encoding="utf-8")
-    assert "  - repo: local " in hook and "entry: averos-ci validate" in hook
+    assert "  - repo: local\n" in hook and "entry: averos-ci validate" in hook
     assert "github.com" not in hook
     assert run_cli(["init", "--local", "--adapter", "mock"]) == 0  # a second run: unchanged
     assert "nothing to change" in capsys.readouterr().out
@@ -206,3 +206,26 @@ def test_the_local_hook_runs_under_real_pre_commit(
     assert good.returncode == 0 and "Passed" in good.stdout, good.stdout + good.stderr
     bad = hook("bad.manifest.yaml")
     assert bad.returncode == 1 and "bad.manifest.yaml:1:" in bad.stdout, bad.stdout
+
+
+def test_moving_the_hook_between_local_and_github_is_a_conflict_that_force_resolves(
+    repo: Path, clone_install: None
+) -> None:
+    init_repository(repo, adapter="mock", local=True)
+    hooks = repo / ".pre-commit-config.yaml"
+    mine = (
+        "      - id: my-check\n        name: mine\n        entry: true\n        language: system\n"
+    )
+    hooks.write_text(hooks.read_text(encoding="utf-8") + mine, encoding="utf-8")
+    result = init_repository(repo, action_repo="acme/averos-ci")
+    (found,) = (f for f in result.files if f.path == ".pre-commit-config.yaml")
+    assert found.change is Change.CONFLICT and not result.written
+    assert found.why == (
+        "the averos-validate hook pins a local hook (repo: local), not "
+        f"https://github.com/acme/averos-ci@v{__version__}"
+    )
+    init_repository(repo, action_repo="acme/averos-ci", force=True)
+    text = hooks.read_text(encoding="utf-8")
+    assert "  - repo: local" in text and "id: my-check" in text  # the user's local hook stays
+    assert text.count("averos-validate") == 1
+    assert f"  - repo: https://github.com/acme/averos-ci\n    rev: v{__version__}" in text

@@ -125,6 +125,11 @@ def read_history(config: RunConfig, *, limit: int = MAX_VERSIONS) -> LocalHistor
         raw = path.read_bytes()
         if not found or found[0][1] != raw:
             versions.insert(0, StateVersion(state, None))
+            if root is not None and rel is not None and not found:
+                notes.append(
+                    "the state is not committed yet: commit it with the application after "
+                    "each run (git add -A && git commit); each commit is a state to go back to"
+                )
             last = found[0][0].state.serial if found else state.serial - 1
             if state.serial > last + 2:
                 notes.append(

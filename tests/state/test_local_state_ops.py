@@ -126,7 +126,8 @@ def test_a_project_with_one_applied_state_has_nothing_to_roll_back(
     assert "nothing is applied" in capsys.readouterr().err
     assert p.cli("run") == 0
     assert state(p, "show") == 0
-    assert "* serial 1: " in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "* serial 1: " in out and "the state is not committed yet" in out
     assert state(p, "rollback") == 2
     err = capsys.readouterr().err
     assert "no earlier applied state in git's history" in err and "git commit" in err

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from averos_ci._fs import contained
 from averos_ci.errors import InputError
-from averos_ci.execute.regen.eol import normalise, restore
+from averos_ci.execute.regen.eol import normalise, restore, style
 from averos_ci.execute.regen.markers import UNRESOLVED, marker_lines, marker_regions
 from averos_ci.execute.regen.tree import Tree, sha256
 from averos_ci.plan.patch import CodePatch, FileChange, FileStatus
@@ -39,11 +39,17 @@ def merge_file(base: bytes | None, ours: bytes, theirs: bytes) -> tuple[bytes, b
     """(merged content, conflicted): conflicts are marked with git's diff3 markers.
 
     Line endings never make a conflict: the three sides are merged with CRLF read as LF, and
-    the result is written back in the style of ``ours`` (:mod:`.eol`)."""
+    the result is written back in the style of ``ours`` (:mod:`.eol`). A copy of ``ours``
+    with mixed endings (the generator's own, kept) is merged byte for byte when that merges:
+    each line then has the ending of the side whose change it is."""
     if ours == theirs:
         return ours, False
     if b"\0" in ours + theirs + (base or b""):  # binary: no line merge
         return ours, True
+    if style(ours) is None:  # mixed, as the generator writes some files: byte for byte first
+        merged, conflicted = _git_merge_file(ours, base or b"", theirs)
+        if not conflicted:
+            return merged, False
     plain = [normalise(side) for side in (ours, base or b"", theirs)]
     merged, conflicted = _git_merge_file(*plain)
     return restore(merged, ours=ours, theirs=theirs), conflicted

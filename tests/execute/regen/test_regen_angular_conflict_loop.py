@@ -22,7 +22,7 @@ from averos_ci.cli import run_cli
 from averos_ci.execute.regen.merge import compute_patch
 from averos_ci.execute.regen.tree import PristineStore, Tree, pristine_folder
 from averos_ci.state import FileStateStore
-from tests.scenarios.angular.applied import LIBRARY, ApplyProject
+from tests.scenarios.angular.applied import LIBRARY, ApplyProject, with_user_line
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
@@ -39,6 +39,7 @@ AUTHOR = "{memberNature: simple, ename: Book, mname: author, memberType: string}
 LINE = "    author!: string;"  # the line the change rewrites
 NEW_LINE = "    author!: number;"
 NOTE = "    // my note"
+USER_LINE = "    myHandEditedNote?: string; // USER HAND EDIT\n"
 
 
 def _lf(data: bytes) -> bytes:
@@ -106,6 +107,10 @@ def test_line_endings_what_works_and_markers_until_resolved(
     assert after == _lf(new.files[MODEL])  # exactly the generator's change
     conflicted, _, after = _merge(base, new, base.files[MODEL].decode(), scratch)
     assert not conflicted and after == new.files[MODEL]  # untouched: the generator's bytes
+    kept_mixed = with_user_line(base.files[MODEL].decode(), USER_LINE)
+    conflicted, _, after = _merge(base, new, kept_mixed, scratch)
+    # mixed as generated, one line added: every line keeps the ending of its source
+    assert not conflicted and after == with_user_line(new.files[MODEL].decode(), USER_LINE).encode()
 
     # 3. what the documentation says, case by case
     #    an edit on a line the generator changes conflicts, however it is adapted

@@ -132,7 +132,7 @@ def init_repository(
         if not (root / MANIFEST_NAME).exists():
             wanted[MANIFEST_NAME] = STARTER_MANIFEST
     else:
-        runs = _run_configs(root, configs, notes)
+        runs = [load_config(root / rel) for rel in configs]  # discovery loaded them once
     names: tuple[str, ...] = MONOREPO if len(configs) > 1 else SINGLE
     if github is not None:
         config = None if len(configs) > 1 or configs[0] == CONFIG_FILE_NAME else configs[0]
@@ -194,18 +194,6 @@ def _local_pin(given: str | None) -> str | None:
     if given is not None:
         return action_repository(given)
     return installed_from() or source_clone_slug()
-
-
-def _run_configs(root: Path, configs: list[str], notes: list[str]) -> list[RunConfig]:
-    """The projects' configs, for the paths their runs write (a config ``plan`` would refuse
-    is left out of the ``.gitignore``, and said)."""
-    out = []
-    for rel in configs:
-        try:
-            out.append(load_config(root / rel))
-        except InputError as exc:
-            notes.append(f"{rel}: {exc.message}: its run output is not in {GITIGNORE}")
-    return out
 
 
 def _starter_config(adapter: str) -> str:

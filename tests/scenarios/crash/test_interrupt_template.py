@@ -74,6 +74,7 @@ def test_an_interrupted_template_build_leaves_nothing_behind(
     assert working_in(templates) == []
     assert list(templates.iterdir()) == [], "the build's staging folder was left behind"
     assert "interrupted by SIGINT" in said and "--resume" in said
+    assert "removing the unfinished template workspace" in said
     if signals == 1:  # the run winds down, and says what it waits for meanwhile
         assert "SIGINT: still stopping" in said and "waiting for npm ci" in said, said
     else:

@@ -15,6 +15,7 @@ import contextlib
 import fcntl
 import os
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -100,12 +101,25 @@ def _remove_if_stale(path: Path) -> bool:
 
 @atexit.register
 def _remove_unfinished() -> None:
-    """A build abandoned by an interrupted run: end its commands, then remove its folder."""
+    """A build abandoned by an interrupted run: end its commands, then remove its folder
+    (seconds for a full ``node_modules``; a Ctrl-C meanwhile leaves it to the next sweep)."""
     if not _unfinished:
         return
     children.end_all()
     for path in list(_unfinished):
-        for _ in range(3):  # its builder's thread may be removing it too: go again
-            shutil.rmtree(path, ignore_errors=True)
-            if not path.exists():
-                break
+        _say(
+            f"removing the unfinished template workspace {path} "
+            "(Ctrl-C leaves it for the next build to remove)"
+        )
+        try:
+            for _ in range(3):  # its builder's thread may be removing it too: go again
+                shutil.rmtree(path, ignore_errors=True)
+                if not path.exists():
+                    break
+        except KeyboardInterrupt:
+            _say(f"left {path}: the next build removes it")
+            return
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)

@@ -13,6 +13,7 @@ The check only reads: it never repairs, plans or applies.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ LABEL = Label(
     color="d93f0b",
     description="averos-ci: an application drifted from its state, or merged changes wait",
 )
-_SINCE = re.compile(r"^<!-- averos-ci:drift-since (\S+) (\S+) -->$", re.MULTILINE)
+_SINCE = re.compile(r"^<!-- averos-ci:drift-since (\S+) (\S+) (\S+) -->$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class DriftCheck:
     state_branch: str
     drift: DriftReport | None
     unapplied: Unapplied | None
+    drift_text: str = ""  # the drift as markdown, paths relative to the repository
 
     @property
     def drifted(self) -> bool:
@@ -87,13 +89,19 @@ def check_drift(ctx: FlowContext) -> DriftCheck:
         annotate("warning", warning)
     config = (ctx.config.config_path or ctx.repo_root / "averos.config.json").resolve()
     shown = config.relative_to(ctx.repo_root) if config.is_relative_to(ctx.repo_root) else config
+    drift = planned.drift
+    # the runner's checkout folder is no part of what drifted: the body stays the same
+    # from one run to the next while the drift does
+    text = render_drift(drift, "markdown") if drift is not None else ""
+    text = text.replace(f"{ctx.repo_root}{os.sep}", "").replace(str(ctx.repo_root), ".")
     return DriftCheck(
         project=ctx.project,
         commit=ctx.env.sha or "HEAD",
         config=shown.as_posix(),
         state_branch=ctx.settings.state_branch,
-        drift=planned.drift,
+        drift=drift,
         unapplied=Unapplied.of(planned.plan.diff),
+        drift_text=text.rstrip(),
     )
 
 
@@ -106,7 +114,7 @@ def drift_check(ctx: FlowContext) -> DriftOutcome:
     if check.found:
         current = issue.current()
         since = _since(str(current.get("body") or "")) if current else None
-        body = render_issue(check, since=since or (_now(), check.commit), run_url=ctx.env.run_url)
+        body = render_issue(check, since=since or (_now(), check.commit, ctx.env.run_url or "-"))
         synced = issue.publish(title=issue_title(check), body=body)
     else:
         synced = issue.resolve(comment=resolved_comment(check, run_url=ctx.env.run_url))
@@ -130,18 +138,19 @@ def issue_title(check: DriftCheck) -> str:
     return f"averos-ci: {what} in {check.project}"
 
 
-def render_issue(check: DriftCheck, *, since: tuple[str, str], run_url: str | None) -> str:
-    """The issue's body: stable while the findings are (no per-run time), so a run that
-    finds the same thing sends nothing."""
-    at, commit = since
+def render_issue(check: DriftCheck, *, since: tuple[str, str, str]) -> str:
+    """The issue's body: stable while the findings are (``since``: when, at which commit
+    and by which run — ``-``: none known — they were first found), so a run that finds the
+    same thing sends nothing."""
+    at, commit, run_url = since
     parts = [
         f"## {code(check.project)}",
         f"Found since {at} (commit {code(commit[:12])})"
-        + (f", by [this run]({run_url})" if run_url else "")
+        + (f", by [this run]({run_url})" if run_url.startswith("https://") else "")
         + ". This issue is updated while it lasts and closed when it is gone.",
     ]
-    if check.drifted and check.drift is not None:
-        parts += ["### Drift", render_drift(check.drift, "markdown").rstrip()]
+    if check.drifted:
+        parts += ["### Drift", check.drift_text]
     if check.unapplied is not None:
         u = check.unapplied
         counts = ", ".join(
@@ -175,7 +184,7 @@ def render_issue(check: DriftCheck, *, since: tuple[str, str], run_url: str | No
         "### See it",
         "In a checkout of the default branch:",
         code_block(commands, "bash"),
-        f"<!-- averos-ci:drift-since {at} {commit} -->",
+        f"<!-- averos-ci:drift-since {at} {commit} {run_url} -->",
     ]
     return "\n\n".join(parts) + "\n"
 
@@ -188,9 +197,9 @@ def resolved_comment(check: DriftCheck, *, run_url: str | None) -> str:
     )
 
 
-def _since(body: str) -> tuple[str, str] | None:
+def _since(body: str) -> tuple[str, str, str] | None:
     match = _SINCE.search(body)
-    return (match[1], match[2]) if match else None
+    return (match[1], match[2], match[3]) if match else None
 
 
 def _now() -> str:

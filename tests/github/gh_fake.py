@@ -428,15 +428,19 @@ class FakeGitHub:
     def _new_comment(self, number: int, user: str, body: str) -> dict[str, Any]:
         cid = next(self._ids)
         now = self._now()
-        comment = {
+        kind = "issues" if number in self.issues else "pull"
+        comment = {  # OpenAPI ``issue-comment``
             "id": cid,
+            "node_id": f"IC_{cid}",
+            "url": f"{self.url}/repos/{self.repo}/issues/comments/{cid}",
             "body": body,
-            "user": {"login": user},
+            "user": _simple_user(user),
             "created_at": now,
             "updated_at": now,
             "_number": number,
             "issue_url": f"{self.url}/repos/{self.repo}/issues/{number}",
-            "html_url": f"https://github.com/{self.repo}/pull/{number}#issuecomment-{cid}",
+            "html_url": f"https://github.com/{self.repo}/{kind}/{number}#issuecomment-{cid}",
+            "author_association": "NONE",
         }
         self.comments[cid] = comment
         return comment
@@ -659,6 +663,8 @@ class FakeGitHub:
             if m == "POST":
                 if err := _body_error(data):
                     return err
+                if number in self.issues:
+                    self.issues[number]["comments"] += 1
                 return _json(_public(self._new_comment(number, BOT, data["body"])), 201)
         if match := re.fullmatch(r"/issues/comments/(\d+)", rest):
             comment = self.comments.get(int(match[1]))
@@ -804,7 +810,9 @@ class FakeGitHub:
         chunk = items[(page - 1) * per_page : page * per_page]
         headers = {}
         if page * per_page < len(items):
-            nxt = urlencode({"per_page": per_page, "page": page + 1})
+            # GitHub's next link keeps the request's filters (state, labels, direction …)
+            kept = {k: v[-1] for k, v in query.items() if k not in ("per_page", "page")}
+            nxt = urlencode({**kept, "per_page": per_page, "page": page + 1})
             headers["Link"] = f'<{self.url}{request.path}?{nxt}>; rel="next"'
         return _json(chunk, headers=headers)
 

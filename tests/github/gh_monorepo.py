@@ -30,6 +30,7 @@ class Monorepo:
     # the config's ``github`` object of every project; small back-off for a busy test machine
     github: dict[str, Any] = field(default_factory=dict)
     latency_ms: int = 0
+    adapter_options: dict[str, Any] = field(default_factory=dict)  # e.g. {"writeFiles": True}
 
     @property
     def fake(self) -> FakeGitHub:
@@ -41,7 +42,10 @@ class Monorepo:
             "adapter": "mock",
             "manifestPath": "app.manifest.yaml",
             "workspaceRoot": "generated",
-            "adapterOptions": {"latencyMs": self.latency_ms} if self.latency_ms else {},
+            "adapterOptions": {
+                **({"latencyMs": self.latency_ms} if self.latency_ms else {}),
+                **self.adapter_options,
+            },
             "github": {"progressIntervalSeconds": 0, "apiMaxWaitSeconds": 5, **self.github},
         }
         manifest = MANIFEST.format(i=i) + "".join(
@@ -102,10 +106,66 @@ class Monorepo:
         checkout = self.world.checkout(sha)
         return checkout, self.world.job_env(event_name, payload, checkout, sha), project
 
+    def run(
+        self, event_name: str, payload: dict[str, Any], sha: str, project: str, *,
+        command: str = "auto",
+    ) -> JobResult:  # fmt: skip
+        """One matrix job, forked from the preloaded job runner (jobs in turn: for tests that
+        show no race, at a fraction of a fresh process's cost)."""
+        checkout, env, _ = self.prepare(event_name, payload, sha, project)
+        configs = "\n".join(f"{n}/averos.config.json" for n in project.split())
+        return self.world.job(command, checkout, env, timeout=300, args=("--config", configs))
+
+    def applied(self, number: int, branch: str, projects: Iterable[str]) -> str:
+        """PR ``number`` planned and approved for each project, merged and applied, each job
+        in turn (:meth:`run`); returns the merge."""
+        projects = list(projects)
+        head = self.fake.pulls[number]["head"]["sha"]
+        for p in projects:
+            self._ok(self.run("pull_request", self.world.pr_event("opened", number), head, p))
+        for p in projects:
+            c = self.fake.add_comment(
+                number, user="bob", body=f"/averos approve {self.plan_hash(number, p)[:12]}"
+            )
+            r = self._ok(self.run("issue_comment", self.world.comment_event(number, c), head, p))
+            assert r.outputs.get("approved") == "true", r.stdout + r.stderr
+        merge = self.merge(number, branch)
+        for p in projects:
+            self._ok(self.run("push", self.world.push_event(merge), merge, p))
+        return merge
+
     @staticmethod
-    def launch(checkout: Path, env: dict[str, str], project: str) -> Job:
+    def _ok(result: JobResult) -> JobResult:
+        assert result.code == 0, result.stdout[-600:] + result.stderr[-1500:]
+        return result
+
+    def drift(self, projects: Iterable[str]) -> list[JobResult]:
+        """The scheduled drift workflow of the default branch's tip, its matrix jobs in turn
+        (:meth:`run`; ``start_drift`` starts them at once)."""
+        sha = self.world.main()
+        return [
+            self.run("schedule", self.world.schedule_event(), sha, p, command="drift")
+            for p in projects
+        ]
+
+    def start_drift(self, projects: Iterable[str], *, runs: int = 1) -> list[Job]:
+        """``runs`` scheduled drift workflows of the default branch's tip at once, each a
+        matrix job per project (every checkout made first, then every job started)."""
+        sha = self.world.main()
+        ready = [
+            self.prepare("schedule", self.world.schedule_event(), sha, p)
+            for _ in range(runs)
+            for p in projects
+        ]
+        return [self.launch(*job, command="drift") for job in ready]
+
+    @staticmethod
+    def launch(checkout: Path, env: dict[str, str], project: str, *, command: str = "auto") -> Job:
+        """``averos-ci github <command> --config <project>/averos.config.json`` (``project``:
+        several names separated by spaces, as a batch entry of the matrix has them)."""
+        configs = "\n".join(f"{p}/averos.config.json" for p in project.split())
         proc = subprocess.Popen(
-            [*CLI, "github", "auto", "--config", f"{project}/averos.config.json"],
+            [*CLI, "github", command, "--config", configs],
             cwd=checkout,
             env=env,
             stdout=subprocess.PIPE,

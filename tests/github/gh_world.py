@@ -10,7 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -276,6 +276,15 @@ class World:
         payload.update(ref="refs/heads/main", after=sha, before=before)
         return payload
 
+    def schedule_event(self, cron: str = "17 3 * * *") -> dict[str, Any]:
+        """A ``schedule`` run of the default branch (the payload carries the cron line)."""
+        payload = {"schedule": cron, "repository": self.push_event(self.main())["repository"]}
+        payload["workflow"] = ".github/workflows/averos-drift.yml"
+        return payload
+
+    def main(self) -> str:
+        return git(self.origin, "rev-parse", "refs/heads/main")
+
     # -- jobs ------------------------------------------------------------------------------
 
     def job_env(
@@ -432,10 +441,17 @@ class World:
         return FollowUp(plan, complete, checkout)
 
     def job(
-        self, command: str, checkout: Path, env: dict[str, str], *, timeout: float
+        self,
+        command: str,
+        checkout: Path,
+        env: dict[str, str],
+        *,
+        timeout: float,
+        args: Sequence[str] = (),
     ) -> JobResult:
-        """``averos-ci github <command>`` as a job's step runs it, in ``checkout`` with ``env``."""
-        argv = [*CLI, "github", command]
+        """``averos-ci github <command> [args]`` as a job's step runs it, in ``checkout`` with
+        ``env``."""
+        argv = [*CLI, "github", command, *args]
         if self.fork_jobs and job_server.forkable(env):
             proc = job_server.run_forked(argv, cwd=checkout, env=env, timeout=timeout)
         else:

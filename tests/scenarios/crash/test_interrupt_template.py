@@ -1,7 +1,7 @@
-"""SIGINT during the first `averos-ci run` of an Angular project, while the template workspace
-is built (its `npm ci` running): exit 130 and nothing left behind — no staging folder in the
-cache, no npm process. The first signal lets the run wind down and says so while it waits;
-a second one aborts at once, with a line saying so.
+"""SIGINT while the Angular template workspace is built (its `npm ci` running) — during the
+first `averos-ci run` of a project, or a `warm` of the cache: exit 130 and nothing left behind,
+no staging folder in the cache, no npm process. In a run the first signal lets the run wind
+down and says so while it waits; a second one aborts at once, with a line saying so.
 
 The template cache is a folder of the test's own (the build starts from nothing); npm's download
 cache is the suite's, so nothing is downloaded. The signal is sent as soon as `npm ci` runs.
@@ -27,6 +27,8 @@ from tests.scenarios.crash.procs import cmdline, descendants, working_in
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
 
 HANG_GUARD_S = 300  # only a hung or crashed run gets near it
+RUN = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"]
+WARM = [sys.executable, "-m", "averos_ci.execute.adapters.angular", "warm"]
 
 
 @pytest.fixture
@@ -38,17 +40,35 @@ def cold_cache(tmp_path: Path, angular_template: Path, angular_cache_dir: Path) 
 
 
 @pytest.mark.parametrize("signals", [1, 2], ids=["one-sigint", "two-sigints"])
-def test_an_interrupted_template_build_leaves_nothing_behind(
+def test_an_interrupted_first_run_leaves_nothing_behind(
     tmp_path: Path, cold_cache: Path, signals: int
 ) -> None:
     project = copy_example(tmp_path / "p")
-    stderr_file = tmp_path / "stderr.txt"
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "AVEROS_CI_CACHE_DIR": str(cold_cache)}
+    said = _interrupt_npm_ci(RUN, cwd=project, cache=cold_cache, signals=signals, tmp=tmp_path)
+    assert "interrupted by SIGINT" in said and "--resume" in said
+    assert "removing the unfinished template workspace" in said
+    if signals == 1:  # the run winds down, and says what it waits for meanwhile
+        assert "SIGINT: still stopping" in said and "waiting for npm ci" in said, said
+    else:
+        assert "SIGINT again: aborting now, abandoning the running nodes: ending npm ci" in said
+
+
+def test_an_interrupted_warm_leaves_nothing_behind(tmp_path: Path, cold_cache: Path) -> None:
+    said = _interrupt_npm_ci(WARM, cwd=tmp_path, cache=cold_cache, signals=1, tmp=tmp_path)
+    assert said.strip() == "interrupted"  # no traceback
+
+
+def _interrupt_npm_ci(
+    command: list[str], *, cwd: Path, cache: Path, signals: int, tmp: Path
+) -> str:
+    """Start ``command``, send SIGINT ``signals`` times once its `npm ci` runs; check that it
+    exits 130 leaving no process and no folder in ``cache/templates``; return its stderr."""
+    stderr_file = tmp / "stderr.txt"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "AVEROS_CI_CACHE_DIR": str(cache)}
     with stderr_file.open("w") as stderr:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"],
-            cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=stderr, text=True,
-        )  # fmt: skip
+            command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=stderr, text=True
+        )
     started: dict[int, str] = {}  # pid: command line
     try:
         npm = _wait_for_npm_ci(proc)
@@ -63,22 +83,17 @@ def test_an_interrupted_template_build_leaves_nothing_behind(
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        for pid, command in started.items():  # a failed test must not leave a build running
-            if running(pid) and cmdline(pid) == command:
+        for pid, line in started.items():  # a failed test must not leave a build running
+            if running(pid) and cmdline(pid) == line:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
     said = stderr_file.read_text()
     assert proc.returncode == 130, said
-    assert npm in started and left == [], f"processes of the build outlived the run: {left}"
-    templates = cold_cache / "templates"
+    assert npm in started and left == [], f"processes of the build outlived it: {left}"
+    templates = cache / "templates"
     assert working_in(templates) == []
     assert list(templates.iterdir()) == [], "the build's staging folder was left behind"
-    assert "interrupted by SIGINT" in said and "--resume" in said
-    assert "removing the unfinished template workspace" in said
-    if signals == 1:  # the run winds down, and says what it waits for meanwhile
-        assert "SIGINT: still stopping" in said and "waiting for npm ci" in said, said
-    else:
-        assert "SIGINT again: aborting now, abandoning the running nodes: ending npm ci" in said
+    return said
 
 
 def _wait_for_npm_ci(proc: subprocess.Popen[str]) -> int:
@@ -96,6 +111,6 @@ def _wait_for_npm_ci(proc: subprocess.Popen[str]) -> int:
 def _wait_for(condition: Callable[[], bool], proc: subprocess.Popen[str]) -> None:
     deadline = time.monotonic() + HANG_GUARD_S
     while not condition():
-        assert proc.poll() is None, "the run ended before the condition held"
+        assert proc.poll() is None, "it ended before the condition held"
         assert time.monotonic() < deadline, "hang guard"
         time.sleep(0.05)

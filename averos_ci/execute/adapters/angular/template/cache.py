@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
-from averos_ci.errors import AverosCIError
+from averos_ci.errors import AverosCIError, ExitCode
 
 from ..options import AngularOptions, cache_root
 from .bootstrap import BootstrapSpec, create_workspace, local_tarball
@@ -149,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     except AverosCIError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return int(exc.exit_code)
+    except KeyboardInterrupt:  # the build's commands are ended and its folder removed
+        print("interrupted", file=sys.stderr)
+        return int(ExitCode.INTERRUPTED)
     return 0
 
 

@@ -20,6 +20,17 @@ from averos_ci.plan.items import plain
 from averos_ci.state.model import AppliedState
 from averos_ci.state.store import FileStateStore, parse_state
 
+__all__ = [
+    "LocalHistory",
+    "StateVersion",
+    "git_output",
+    "previous",
+    "read_history",
+    "relative_to_repo",
+    "same_state",
+    "toplevel",
+]
+
 HISTORY_FORMAT_VERSION = 1
 MAX_VERSIONS = 50  # versions read from git, newest first
 

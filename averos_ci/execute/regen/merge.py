@@ -279,7 +279,8 @@ def _unresolved(base: Tree, new: Tree, workspace: dict[str, bytes | None]) -> di
             out[path] = FileChange(
                 path=path,
                 status=FileStatus.CHANGED,
-                conflict=f"{UNRESOLVED} at {where}: resolve them first",
+                conflict=f"{UNRESOLVED} at {where}: keep what you want of each region, "
+                "delete its marker lines and run again",
                 hunks=marker_regions(ours),
                 before=sha256(ours),
                 after=sha256(ours),

@@ -5,6 +5,8 @@ clean generations, merged three-way into the user's workspace with git's machine
 - :mod:`.tree`: a generated tree (path -> bytes) and the content-addressed pristine store;
 - :mod:`.generate`: a clean generation in a scratch workspace (checkpointed, resumable);
 - :mod:`.merge`: the per-file three-way merge (``git merge-file``) -> a code patch;
+- :mod:`.eol`: line endings read as LF by the merge, written back in the user's style;
+- :mod:`.markers`: unresolved conflict markers left in files (found, located file:line);
 - :mod:`.patching`: the patch of a plan (base tree, new tree, workspace) and its application.
 """
 

@@ -131,3 +131,19 @@ def test_a_project_with_one_applied_state_has_nothing_to_roll_back(
     assert state(p, "rollback") == 2
     err = capsys.readouterr().err
     assert "no earlier applied state in git's history" in err and "git commit" in err
+
+
+def test_a_project_with_a_remote_is_the_state_branchs_unless_local_is_said(
+    project: Project, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin))
+    git(project.root, "remote", "add", "origin", str(origin))
+    capsys.readouterr()
+    assert state(project, "rollback", "--reason", "broke") == 2
+    err = capsys.readouterr().err
+    assert "--to is required to roll back the state branch" in err and "hint:" in err
+    assert state(project, "rollback", "--to", "abcdef1") == 2
+    assert "--reason is required" in capsys.readouterr().err
+    assert state(project, "show", "--local", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["current"]["serial"] == 2

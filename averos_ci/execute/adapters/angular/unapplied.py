@@ -131,8 +131,9 @@ def http_auth_config(args: Args) -> list[NotApplied]:
             NotApplied(
                 key,
                 f"httpAuthConfig: no place in {RUNTIME}: its ErrorInterceptorService "
-                f"({PROOF}) refreshes the token once on a 401, then logs out to /login, "
-                "before any interceptor of the application sees the error",
+                f"({PROOF}) refreshes the token once on a 401 (handle401Error), then "
+                "AuthenticationService.logoutUser() navigates to '/': neither the count nor "
+                "the target can be configured",
             )
         )
     return out

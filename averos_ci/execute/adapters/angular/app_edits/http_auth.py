@@ -2,14 +2,15 @@
 
 @wiforge/averos 1.4.1's ``TokenInterceptorService`` (node_modules/@wiforge/averos/fesm2020/
 wiforge-averos.mjs) sends ``Authorization: Bearer <token>`` with credentials on every request
-but those to api.ipify.org, and its ``ErrorInterceptorService`` refreshes once on a 401, then
-logs out to ``/login``. Where the manifest says otherwise, ``tokenHeader``, ``tokenPrefix``,
-``withCredentials`` and ``publicRoutes`` are applied by an interceptor of the application's
-own (:data:`INTERCEPTOR`), registered after the runtime's (its providers come first): it moves
-the token to the configured header and prefix, drops it on the public routes and sets the
-credentials flag. ``unauthorizedRedirect`` and ``maxRefreshRetries`` stay the runtime's (its
-``handleError`` decides both before an application interceptor could; unapplied.py says so
-when they differ).
+but those to api.ipify.org, and its ``ErrorInterceptorService`` refreshes once on a 401
+(``handle401Error``), then calls ``AuthenticationService.logoutUser()``, which navigates to
+``/`` (``this.router.navigate(['/'])``; the routes send ``/`` on to ``public``).
+Where the manifest says otherwise, ``tokenHeader``, ``tokenPrefix``, ``withCredentials`` and
+``publicRoutes`` are applied by an interceptor of the application's own (:data:`INTERCEPTOR`),
+registered after the runtime's (its providers come first): it moves the token to the
+configured header and prefix, drops it on the public routes and sets the credentials flag.
+``unauthorizedRedirect`` and ``maxRefreshRetries`` stay the runtime's: the count and the
+target are fixed in ``handleError`` / ``logoutUser`` (unapplied.py says so when they differ).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ RUNTIME_VALUES: dict[str, Any] = {
     "tokenPrefix": "Bearer",
     "withCredentials": True,
     "publicRoutes": [],
-    "unauthorizedRedirect": "/login",
+    "unauthorizedRedirect": "/",  # logoutUser(): this.router.navigate(['/'])
     "maxRefreshRetries": 1,
 }
 APPLIED = ("tokenHeader", "tokenPrefix", "withCredentials", "publicRoutes")

@@ -147,3 +147,17 @@ def test_a_project_with_a_remote_is_the_state_branchs_unless_local_is_said(
     assert "--reason is required" in capsys.readouterr().err
     assert state(project, "show", "--local", "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["current"]["serial"] == 2
+
+
+def test_an_edit_that_collides_with_the_rollback_refuses_it_and_writes_nothing(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = project.file(MODEL)
+    model.write_text(model.read_text().replace("shelf?: Shelf;", "shelf?: Shelf; // mine"))
+    files, applied = project.files(), project.state()
+    manifest = (project.root / "app.manifest.json").read_text()
+    capsys.readouterr()
+    assert state(project, "rollback", "--yes") == 5
+    assert "shelf?: Shelf; // mine" in capsys.readouterr().err  # the hunk, with the hint
+    assert project.files() == files and project.state() == applied
+    assert (project.root / "app.manifest.json").read_text() == manifest

@@ -105,13 +105,13 @@ def run(
         start_new_session=True,
         pass_fds=_HELD.get(),
     )
-    if track is not None:
-        children.record(track[0], proc.pid, track[1])
-    assert proc.stdout is not None and proc.stderr is not None
-    readers = [sink.follow(proc.stdout), sink.follow(proc.stderr)]
     timed_out = False
     try:
         with children.live(proc.pid, short(cmd)) as group:
+            if track is not None:
+                children.record(track[0], proc.pid, track[1])
+            assert proc.stdout is not None and proc.stderr is not None
+            readers = [sink.follow(proc.stdout), sink.follow(proc.stderr)]
             try:
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -119,10 +119,10 @@ def run(
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
-            except BaseException:  # KeyboardInterrupt: never leave the group running
-                children.end_group(proc.pid)
-                proc.wait()
-                raise
+    except BaseException:  # KeyboardInterrupt: never leave the group running
+        children.end_group(proc.pid)
+        proc.wait()
+        raise
     finally:
         if track is not None:
             children.forget(track[0])

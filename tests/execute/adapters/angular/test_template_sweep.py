@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from averos_ci.execute.adapters.angular.options import AngularOptions
+from averos_ci.execute.adapters.angular.template import cache
 from averos_ci.execute.adapters.angular.template.staging import (
     LOCK_FILE,
     UNLOCKED_STALE_S,
@@ -21,6 +23,7 @@ from averos_ci.execute.adapters.angular.template.staging import (
     sweep,
 )
 from tests.conftest import REPO_ROOT
+from tests.execute.adapters.angular.test_angular_pinned import _spec
 from tests.processes import gone_within, running
 from tests.scenarios.crash.procs import descendants
 
@@ -106,3 +109,16 @@ def test_a_new_build_sweeps_stale_folders_and_only_those(tmp_path: Path) -> None
     finally:
         os.close(lock)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([held.name, fresh.name, "App-1"])
+
+
+def test_using_a_ready_template_sweeps_too(tmp_path: Path) -> None:
+    """The build a killed run left unfinished may never run again: the template got ready."""
+    spec = _spec(tmp_path, AngularOptions())
+    ready = cache.template_dir(spec.cache_root, spec)
+    (ready / "workspace").mkdir(parents=True)
+    (ready / cache.READY).write_text("{}\n")
+    stale = ready.parent / f".{ready.name}.tmp-killed"
+    stale.mkdir()
+    (stale / LOCK_FILE).touch()
+    assert cache.ensure_template(spec.cache_root, spec) == ready / "workspace"
+    assert sorted(ready.parent.iterdir()) == [ready]

@@ -21,7 +21,7 @@ from averos_ci.errors import AverosCIError, ExitCode
 from ..options import AngularOptions, cache_root
 from .bootstrap import BootstrapSpec, create_workspace, local_tarball
 from .pinned import pinned_set
-from .staging import publish, staging_folder
+from .staging import publish, staging_folder, sweep
 from .toolchain import check_registry
 from .workspace import link_tree
 
@@ -93,6 +93,7 @@ def ensure_template(root: Path, spec: BootstrapSpec, *, log: Path | None = None)
     """The cached template workspace for ``spec``; built (minutes, needs npm) if missing."""
     found = cached_template(root, spec)
     if found is not None:
+        sweep(found.parent.parent)  # a build killed here before: nothing may rebuild it now
         return found
     base = template_dir(root, spec)
     base.parent.mkdir(parents=True, exist_ok=True)

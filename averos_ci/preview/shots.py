@@ -2,7 +2,9 @@
 
 shoot.js drives headless Chromium through playwright-core; this module writes its spec, runs
 it with a private $HOME (Chromium keeps crash and cache folders there whatever its profile
-says) and turns its answer into pages.json and an exit code.
+says) and turns its answer into pages.json and an exit code. Each page has a ``status``
+(:class:`PageStatus`): a page that did not render fails the preview; one wider than the
+browser window is flagged, with its width, and screenshot at the window's width.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import json
 import subprocess
 import tempfile
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +23,21 @@ from averos_ci.preview.app import Page
 from averos_ci.preview.errors import PreviewFailed
 
 SHOOT_JS = Path(__file__).resolve().parent / "shoot.js"
-PAGES_FORMAT_VERSION = 1
+PAGES_FORMAT_VERSION = 2  # 2: each page's "status" and "reason" for 1's "ok" and "error"
 SHOOT_TIMEOUT_S = 1200
 # The stub /auth endpoint takes any user; the login form wants a password of 8-32 characters.
 LOGIN = {"user": "preview", "password": "preview-password"}
+
+
+class PageStatus(StrEnum):
+    """What pages.json says of a page (shoot.js decides it)."""
+
+    OK = "ok"
+    FAILED = "failed"  # no content: no form field, no record listed, blank, redirected
+    TOO_WIDE = "too-wide"  # rendered, wider than the window: a user scrolls sideways
+
+
+RENDERED = frozenset({PageStatus.OK, PageStatus.TOO_WIDE})  # the others fail the preview
 
 
 @dataclass(frozen=True)
@@ -31,6 +45,11 @@ class Browser:
     chromium: str
     node: str
     tools: Path  # the folder whose node_modules holds playwright-core
+
+    @property
+    def icon_fonts(self) -> Path:
+        """The Material Icons fonts and stylesheets the pages get instead of Google Fonts'."""
+        return self.tools / "node_modules" / "material-icons" / "iconfont"
 
 
 def take_screenshots(
@@ -57,6 +76,7 @@ def take_screenshots(
                     "login": LOGIN if login else None,
                     "hostRules": ", ".join(f"MAP {h} 127.0.0.1" for h in foreign_hosts),
                     "allowHosts": ["127.0.0.1", "localhost", *foreign_hosts],
+                    "iconFonts": str(browser.icon_fonts),
                 }
             ),
             encoding="utf-8",
@@ -86,13 +106,14 @@ def take_screenshots(
         "formatVersion": PAGES_FORMAT_VERSION,
         "baseUrl": base_url,
         "loggedIn": result.get("loggedIn", False),
+        "viewport": result.get("viewport"),
         "pages": shots,
         "errors": result.get("errors", []),
     }
     atomic_write_text(out_dir / "pages.json", json.dumps(document, indent=2) + "\n")
-    failed = [p for p in shots if not p.get("ok")]
+    failed = [p for p in shots if p.get("status") not in RENDERED]
     if failed:
-        detail = "\n".join(f"  {p['path']}: {p.get('error')}" for p in failed)
+        detail = "\n".join(f"  {p['path']}: {p.get('reason')}" for p in failed)
         raise PreviewFailed(
             f"{len(failed)} of {len(shots)} pages did not render:\n{detail}",
             path=out_dir / "pages.json",

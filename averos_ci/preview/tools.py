@@ -1,4 +1,5 @@
-"""The npm packages ``preview`` runs (json-server, playwright-core), installed on first use.
+"""The npm packages ``preview`` runs (json-server, playwright-core) and the icon font its
+screenshots show (material-icons), installed on first use.
 
 ``npm ci`` from the package.json + package-lock.json shipped in ``averos_ci/preview/npm/``
 into the averos-ci cache, one folder per lock file (its hash names the folder), staged and
@@ -77,6 +78,6 @@ def ensure_tools(cache: Path, *, npm: str = "npm", bin_dir: str | None = None) -
 
 
 _HINT = (
-    "preview installs json-server and playwright-core from the npm registry on first use: "
-    "check the network or npm_config_registry (the install ran in {dir})"
+    "preview installs json-server, playwright-core and material-icons from the npm registry "
+    "on first use: check the network or npm_config_registry (the install ran in {dir})"
 )

@@ -5,10 +5,14 @@ than it needs."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+from averos_ci.forge.events import load_event
+from averos_ci.github.routes import BATCHED, route
 from averos_ci.onboard.workflow_rules import load_workflow, triggers
-from tests.github.gh_world import REPO_ROOT
+from tests.github.gh_world import EVENTS, REPO_ROOT
 
 WORKFLOW = REPO_ROOT / "examples" / "workflows" / "averos-drift.yml"
 
@@ -36,3 +40,22 @@ def test_the_drift_workflow_checks_every_project_on_a_schedule_and_on_demand() -
     checkout = drift["steps"][0]
     assert checkout["with"]["persist-credentials"] is False
     assert workflow["concurrency"]["cancel-in-progress"] is False
+
+
+def test_drift_takes_schedule_and_workflow_dispatch_and_auto_sends_schedule_to_it(
+    tmp_path: Path,
+) -> None:
+    schedule = tmp_path / "schedule.json"
+    schedule.write_text(json.dumps({"schedule": "23 5 * * *", "repository": {"full_name": "o/r"}}))
+    dispatch = EVENTS / "workflow_dispatch.json"
+    for command, name, path in (
+        ("drift", "schedule", schedule),
+        ("drift", "workflow_dispatch", dispatch),
+        ("auto", "schedule", schedule),
+    ):
+        taken = route(command, load_event(name, path))
+        assert taken is not None and taken.flow.__name__ == "_drift", (command, name)
+    assert route("drift", load_event("push", EVENTS / "push.json")) is None
+    manual = route("auto", load_event("workflow_dispatch", dispatch))
+    assert manual is not None and manual.flow.__name__ == "_apply_dispatch"  # as before
+    assert "drift" in BATCHED

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import edits, runtime_config
-from .app_edits import authentication
+from .app_edits import authentication, labels
 from .app_edits import entities as entity_settings
 from .files import Files, exists, source_root
 from .strings import camelize, classify, dasherize
@@ -96,6 +96,14 @@ def _use_case_pages(root: Path, args: Args) -> edits.Edited:
     return edits.Edited(files={**opened.files, **named.files}, notes=opened.notes + named.notes)
 
 
+def _composite_member(root: Path, args: Args) -> edits.Edited:
+    """After add-composite-member: the relation's delete strategy (app_edits/entities.py) and
+    its label, the related entity's BusinessID (app_edits/labels.py)."""
+    strategy = runtime_config.delete_strategy(root, args)
+    related = labels.composite_labels(root)
+    return edits.Edited(files={**related, **strategy.files}, notes=strategy.notes)
+
+
 def _simple_member_options(a: Args) -> Options:
     values = {"ename": a["ename"], "mname": a["mname"], "memberType": a["memberType"]}
     if a["memberType"] == "enumeration":
@@ -161,7 +169,7 @@ OPERATIONS: dict[str, Operation] = {
             }
         ),
         present=lambda f, a: declares(f, str(a["ename"]), composite_member_name(a)),
-        post_edit=runtime_config.delete_strategy,
+        post_edit=_composite_member,
         check=_composite_check,
     ),
     "advanced-crud": Schematic(

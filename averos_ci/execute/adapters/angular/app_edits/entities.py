@@ -11,16 +11,18 @@ export list has no ``BusinessID``). So:
 - ID: ``@ID()`` moves from the generated ``id`` onto the tagged member (routes and service
   calls then carry it), and the service sends it under the backend's identifier key (the
   former ``@ID()`` member's name) unless a field mapping says otherwise (app_edits/keys.py);
-- BusinessID: the model says it (``public static businessIdName``) and the use-case pages
+- BusinessID: the model says it (``public static businessIdName``), the use-case pages
   name the record by it where Averos names it (their success and error messages, which the
-  1.4.1 templates write with ``.name``);
+  1.4.1 templates write with ``.name``), and the other entities' views show a related record
+  by it (app_edits/labels.py);
 - DELETE_CHILDREN / DELETE_CASCADE: the parent service's ``deleteEntity`` deletes the
   children through their own service first; KEEP_CHILDREN is 1.4.1's behaviour (the parent
   alone is deleted). The model's relation line records the strategy either way.
 
 Where Averos 2 (``wiforge/averos``, not on npm) uses the two tags, which these edits follow:
 
-- the BusinessID names the record in the pages' messages and nowhere else: create, update,
+- the BusinessID names the record in the pages' messages (and a related record in the result
+  table: app_edits/labels.py): create, update,
   delete and relation updates, ``Entity ${…[getBusinessIdName(entityType)]}:entity: has been
   … successfully`` (packages/workflow/src/schematics/search-entity-uc/files/__ename@dasherize__/
   __ename@dasherize__-details/__ename@dasherize__-details.ts.template; the search page's delete
@@ -53,13 +55,14 @@ from ..edits import Edited
 from ..files import read_text, source_relative
 from ..strings import camelize, dasherize
 from . import keys as entity_keys
+from . import labels
+from .labels import BUSINESS_ID as _BUSINESS
 
 RUNTIME = "@wiforge/averos 1.4.1"
 PROOF = "node_modules/@wiforge/averos/fesm2020/wiforge-averos.mjs"
 _ID_LINE = re.compile(r"^[ \t]*@ID\(\)[ \t]*\r?\n(?=[ \t]*(\w+)!:)", re.M)
 _SERVICE_IMPORT = re.compile(r"import \{ (\w+) \} from '\.\./service/([\w.-]+)';")
 _ENTITY_NAME = re.compile(r"^([ \t]*)public static entityName = '\w+';(\r?\n)", re.M)
-_BUSINESS = re.compile(r"^[ \t]*public static businessIdName = '(\w+)';\r?\n", re.M)
 _ALERT_NAME = re.compile(r"\.name\}:entity:")
 _ALERT_ANY = re.compile(r"\.\w+\}:entity:")
 CHILDREN = ("DELETE_CHILDREN", "DELETE_CASCADE")
@@ -125,7 +128,8 @@ def business_id(root: Path, entity: str, member: str, relative: str, model: str)
         text,
         count=1,
     )
-    files = {relative: text, **_views(root, entity, member)}
+    related = labels.composite_labels(root, {entity: member})
+    files = {relative: text, **_views(root, entity, member), **related}
     return Edited(files=_changed(root, files))
 
 

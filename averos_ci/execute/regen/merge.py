@@ -25,7 +25,7 @@ from averos_ci.errors import InputError
 from averos_ci.execute.regen.eol import normalise, restore, style
 from averos_ci.execute.regen.markers import UNRESOLVED, marker_lines, marker_regions
 from averos_ci.execute.regen.tree import Tree, sha256
-from averos_ci.plan.patch import CodePatch, FileChange, FileStatus
+from averos_ci.plan.patch import CodePatch, FileChange, FileStatus, diff_stats
 
 LABELS = ("yours (workspace)", "generated before", "generated now")
 RENAME_SIMILARITY = 0.5
@@ -128,11 +128,21 @@ def _lines(data: bytes | None) -> list[str]:
 
 
 def _change(
-    path: str, status: FileStatus, now: bytes | None, after: bytes | None, **kw: object
+    path: str,
+    status: FileStatus,
+    now: bytes | None,
+    after: bytes | None,
+    *,
+    renamed_from: bytes | None = None,
+    **kw: object,
 ) -> FileChange:
-    diff = list(difflib.unified_diff(_lines(now), _lines(after), f"a/{path}", f"b/{path}", n=2))
-    added = sum(1 for d in diff[2:] if d.startswith("+"))
-    removed = sum(1 for d in diff[2:] if d.startswith("-"))
+    """A renamed file's diff and counts are against its old file (``renamed_from``, at
+    ``old_path``), as git's rename detection shows it: a pure rename is ``+0 -0``. Conflict
+    markers are not counted as added lines."""
+    old_path = kw.get("old_path")
+    source, a = (renamed_from, old_path) if status is FileStatus.RENAMED else (now, path)
+    diff = list(difflib.unified_diff(_lines(source), _lines(after), f"a/{a}", f"b/{path}", n=2))
+    added, removed = diff_stats(diff[2:], conflicted=kw.get("conflict") is not None)
     return FileChange(
         path=path,
         status=status,
@@ -199,6 +209,7 @@ def _compute(
                     _read(contained(workspace_root, target)),
                     merged,
                     old_path=path,
+                    renamed_from=ours,
                     merged=True,
                     conflict="your edits of the renamed file collide with the generator's change"
                     if conflicted

@@ -8,9 +8,11 @@ workspace) does not give the same bytes as a clean generation (Averos 1.4.1 writ
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
@@ -22,7 +24,7 @@ from averos_ci._fs import contained
 from averos_ci.config import RunConfig
 from averos_ci.errors import AverosCIError, PlanConflicts
 from averos_ci.execute.averos_logs import AverosExecutionLog, write_execution_plan
-from averos_ci.execute.console import ConsoleListener
+from averos_ci.execute.console import ConsoleListener, summary_line
 from averos_ci.execute.contracts import CancelToken, ExecutionAdapter, ExecutionContext
 from averos_ci.execute.events import RunnerEventListener
 from averos_ci.execute.listeners import EVENTS_FILE_NAME, JsonlEventLog, load_listeners
@@ -35,6 +37,7 @@ from averos_ci.execute.regen.patching import (
     unresolved,
 )
 from averos_ci.execute.runner import RunResult
+from averos_ci.execute.summary import with_code_change
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.patch_render import render_patch_text
 from averos_ci.plan.planner import args_hash
@@ -105,7 +108,9 @@ def _run(
 ) -> Regenerated:
     planned = base.planned
     logs_dir = scratch / "logs" if scratch is not None else config.logs_dir
-    console = ConsoleListener(total=len(planned.plan.nodes), logs_dir=logs_dir, verbose=verbose)
+    console = ConsoleListener(
+        total=len(planned.plan.nodes), logs_dir=logs_dir, verbose=verbose, last_line=False
+    )
     event_log = None if dry_run else JsonlEventLog(config.logs_dir / EVENTS_FILE_NAME)
     extra: list[RunnerEventListener] = []
     if event_log is not None:
@@ -132,6 +137,7 @@ def _run(
     plan = pp.planned.plan
     if not pp.new.result.summary.success:
         # a node of the generation failed or was cut short: a failed (resumable) run
+        print(summary_line(pp.new.result.summary, interrupted=pp.new.result.interrupted))
         return Regenerated(plan, pp.new.result, planned.base_state)
     if expected_plan_hash is not None and plan.plan_hash != expected_plan_hash:
         # Exactly the approved plan, its code change included: the semantic plan alone (what
@@ -162,6 +168,7 @@ def _run(
     result = pp.new.result
     state = planned.base_state
     if not dry_run:
+        started = time.perf_counter()
         apply_patch(pp.patch, config.workspace_root, markers=True)
         _ready(adapter, config, cancel=cancel, verbose=verbose)
         state = _record(pp, config=config, adapter=adapter, plan=plan)
@@ -174,6 +181,14 @@ def _run(
             + (f", {marked} with conflict markers to resolve" if marked else "")
             + f"; state serial {state.serial}"
         )
+        summary, records = with_code_change(
+            result.summary,
+            result.records,
+            pp.patch,
+            duration_ms=int((time.perf_counter() - started) * 1000),
+        )
+        result = dataclasses.replace(result, summary=summary, records=records)
+    print(summary_line(result.summary))
     return Regenerated(plan, result, state)
 
 

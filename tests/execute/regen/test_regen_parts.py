@@ -118,12 +118,12 @@ def test_renderings_show_counts_merges_and_conflict_hunks(tmp_path: Path) -> Non
         tmp_path,
     )
     text = render_patch_text(patch)
-    assert "Code change: 3 file(s), +7 -2, 1 merge conflict(s):" in text
+    assert "Code change: 3 file(s), +3 -2, 1 merge conflict(s):" in text
     assert "  - k.ts (deleted, +0 -2)" in text and "  + n.ts (created, +1 -0)" in text
-    assert "  ~ m.ts (changed, +6 -0)  CONFLICT: your edits collide" in text
+    assert "  ~ m.ts (changed, +2 -0)  CONFLICT: your edits collide" in text
     assert "Conflict in m.ts:\n    <<<<<<< yours (workspace)\n    b (mine)\n" in text
     md = render_patch_markdown(patch.to_wire())
-    assert "`m.ts` (changed, +6 -0; **conflict**: your edits collide" in md
+    assert "`m.ts` (changed, +2 -0; **conflict**: your edits collide" in md
     assert "```diff\n<<<<<<< yours (workspace)\nb (mine)\n" in md
     assert len(render_patch_markdown(patch, budget=200)) <= 200
     assert patch.hash == patch.to_wire()["hash"] and len(patch.hash) == 64

@@ -60,8 +60,16 @@ NEEDS: dict[str, Needs] = {
     ),
     # installs averos-ci for a later step (the monorepo's project discovery); no API call
     "install": Needs(frozenset(), frozenset(), ()),
+    # the scheduled drift check: reads the default and state branches, keeps one issue
+    # per drifted project (averos_ci/github/drift_flow.py)
+    "drift": Needs(
+        frozenset({"schedule", "workflow_dispatch"}),
+        frozenset(),
+        (("contents", "read"), ("issues", "write")),
+    ),
 }
 _AUTO = {
+    "schedule": "drift",
     "pull_request": "plan",
     "merge_group": "plan",
     "workflow_run": "plan",

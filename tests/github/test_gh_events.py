@@ -77,7 +77,7 @@ def test_garbage_is_a_located_error(tmp_path: Path, content: bytes, needle: str)
 
 
 def test_unsupported_event_and_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(EventError, match="unsupported event 'schedule'"):
-        load_event("schedule", tmp_path / "x.json")
+    with pytest.raises(EventError, match="unsupported event 'release'"):
+        load_event("release", tmp_path / "x.json")
     with pytest.raises(EventError, match="cannot read"):
         load_event("push", tmp_path / "missing.json")

@@ -39,7 +39,8 @@ def test_third_party_actions_are_pinned_by_sha_and_ours_in_the_local_action() ->
                 ours += 1
             else:
                 assert "averos-ci" not in uses and SHA_PIN.match(uses), (path.name, uses)
-    assert ours == 15  # every averos-ci step of the six workflows (the dashboard's included)
+    assert ours == 17  # every averos-ci step of the seven workflows (the dashboard's and the
+    # drift check's included)
     wrapper = YAML(typ="safe", pure=True).load(WRAPPER.read_text(encoding="utf-8"))
     (step,) = wrapper["runs"]["steps"]
     assert step["uses"] == "your-org/averos-ci@v0.1.0"  # a release tag, the one placeholder

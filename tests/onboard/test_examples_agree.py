@@ -35,7 +35,7 @@ def apply_jobs() -> list[tuple[Path, dict[str, Any], dict[str, Any]]]:
 
 
 def test_every_example_gives_each_command_what_it_needs() -> None:
-    assert len(EXAMPLES) == 6  # plan, approve, apply, fork comment, monorepo, dashboard
+    assert len(EXAMPLES) == 7  # plan, approve, apply, fork comment, monorepo, dashboard, drift
     for path in EXAMPLES:
         assert problems(path, branch="main") == [], path.name
 

@@ -162,6 +162,7 @@ def authentication_provider(root: Path, args: Mapping[str, Any]) -> Edited:
         )
         return Edited(notes=tuple(notes))
     if url is None:
+        notes.append(f"provider {name!r} has no {AUTH_URL_KEY}: beURL keeps its generated value")
         return Edited(notes=tuple(notes))
     checked = str(service_url({"name": name, **_split_url(str(url), name)})).rstrip("/")
     relative = source_relative(root, "app/app.module.ts")

@@ -90,6 +90,22 @@ class CodePatch:
 
 
 MERGE_CONFLICT_KIND = "merge-conflict"
+FILE_COUNTS = ("created", "changed", "renamed", "deleted", "kept", "conflicts", "added", "removed")
+
+
+def file_counts(wire: dict[str, Any]) -> dict[str, int]:
+    """A code patch's files by status (a moved file is ``renamed``, once), the files with a
+    conflict, and the lines added and removed — from its wire form (``plan.code_patch``)."""
+    files: list[dict[str, Any]] = wire.get("files") or []
+    out = dict.fromkeys(FILE_COUNTS, 0)
+    for f in files:
+        out[str(f["status"])] += 1
+        out["conflicts"] += f.get("conflict") is not None
+        out["added"] += int(f["added"])
+        out["removed"] += int(f["removed"])
+    return out
+
+
 # git's diff3 conflict markers (``git merge-file --diff3``): seven characters, alone or followed
 # by a space and a label
 _MARKER = re.compile(r"(?:<{7}|\|{7}|>{7})(?: .*)?|={7}")

@@ -12,6 +12,7 @@ from averos_ci.plan.canonical import carried, compact
 from averos_ci.plan.execution_diff import flatten, show
 from averos_ci.plan.items import change_counts, groups, plain
 from averos_ci.plan.model import ExecutionPlan
+from averos_ci.plan.patch import file_counts
 from averos_ci.plan.render_markdown import GITHUB_COMMENT_LIMIT, render_markdown
 from averos_ci.plan.repairs import repair_text
 from averos_ci.plan.sensitive import mask_wire
@@ -130,7 +131,10 @@ def json_pieces(plan: ExecutionPlan) -> Iterator[str]:
     wire = plan.to_wire()
     masked, warned = mask_wire(wire), not_applied.wire(plan)
     out = {**masked, not_applied.WIRE_KEY: warned} if warned else masked
-    out = {**out, SUMMARY_KEY: change_counts(plan).to_wire()}
+    summary: dict[str, object] = {**change_counts(plan).to_wire()}
+    if plan.code_patch:
+        summary["files"] = file_counts(plan.code_patch)
+    out = {**out, SUMMARY_KEY: summary}
     yield from _pretty(out, 3, carried(plan.item_json(), wire, masked))
     yield "\n"
 

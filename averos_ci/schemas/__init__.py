@@ -6,6 +6,7 @@ Regenerate with ``python -m averos_ci.schemas``; a test checks the shipped files
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +22,31 @@ NOT_APPLIED_SCHEMA: dict[str, Any] = {
     },
 }
 
-SUMMARY_FIELDS = ("create", "update", "replace", "rename", "delete", "unchanged", "conflicts")
-SUMMARY_SCHEMA: dict[str, Any] = {
-    "description": "The changes counted as the plan shows them, each once (a replacement as "
-    "replace, a rename as rename); `counts` counts the nodes by action.",
-    "type": "object",
-    "additionalProperties": False,
-    "required": list(SUMMARY_FIELDS),
-    "properties": {k: {"type": "integer", "minimum": 0} for k in SUMMARY_FIELDS},
-}
+
+def summary_schema() -> dict[str, Any]:
+    """The plan JSON's ``summary`` (averos_ci.plan.items.ChangeCounts, plan.patch.file_counts)."""
+    from averos_ci.plan.items import ChangeCounts
+    from averos_ci.plan.patch import FILE_COUNTS
+
+    counts = [f.name for f in fields(ChangeCounts)]
+    return {
+        "description": "The changes counted as the plan shows them, each once (a replacement "
+        "as replace, a rename as rename); `counts` counts the nodes by action.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": counts,
+        "properties": {
+            **{k: {"type": "integer", "minimum": 0} for k in counts},
+            "files": {
+                "description": "The code change's files by status (a moved file is renamed, "
+                "once), those with a conflict, and its lines (absent without a code change).",
+                "type": "object",
+                "additionalProperties": False,
+                "required": list(FILE_COUNTS),
+                "properties": {k: {"type": "integer", "minimum": 0} for k in FILE_COUNTS},
+            },
+        },
+    }
 
 
 def generated() -> dict[str, dict[str, Any]]:
@@ -44,7 +61,7 @@ def generated() -> dict[str, dict[str, Any]]:
         schema = model.model_json_schema(by_alias=True, mode="serialization")
         if name == "plan":  # rendered beside the plan, outside its hash (BESIDE_THE_PLAN)
             schema["properties"]["notApplied"] = NOT_APPLIED_SCHEMA
-            schema["properties"]["summary"] = SUMMARY_SCHEMA
+            schema["properties"]["summary"] = summary_schema()
         schema["$id"] = f"https://averos-ci.invalid/schemas/{name}-v{version}.schema.json"
         schema["title"] = f"averos-ci {name} file, formatVersion {version}"
         out[f"{name}.schema.json"] = schema

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from averos_ci.plan.items import change_counts
 from averos_ci.plan.render import render_json, render_markdown, render_text
 from averos_ci.schemas import generated
+from tests.execute.regen.regen_project import Project, library
 from tests.plan.manifest_strategies import manifests
 from tests.plan.plan_samples import applied, example_raw, plan_of
 from tests.plan.test_diff_buckets import _entity, _member, _with_tag_entity
@@ -118,3 +121,28 @@ def test_each_change_is_counted_once(old: dict[str, Any], new: dict[str, Any]) -
         plan.counts.skip,
         plan.counts.conflicts,
     )
+
+
+def test_the_json_summary_counts_the_code_change_files_by_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A removal with a regenerating adapter: its elements and its files, each counted once."""
+    project = Project(tmp_path / "p", library())
+    assert project.cli("run") == 0
+    project.write(library(shelf=False))
+    capsys.readouterr()
+    assert project.cli("plan", "--format", "json") == 0
+    wire = json.loads(capsys.readouterr().out)
+    summary = wire["summary"]
+    assert summary["delete"] == len(wire["diff"]["toRemove"]) > 0
+    assert summary["files"] == {
+        "created": 0,
+        "changed": 4,
+        "renamed": 0,
+        "deleted": 2,
+        "kept": 0,
+        "conflicts": 0,
+        "added": 0,
+        "removed": 10,
+    }
+    jsonschema.validate(wire, generated()["plan.schema.json"])

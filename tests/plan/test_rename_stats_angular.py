@@ -52,6 +52,7 @@ def test_a_renamed_entity_counts_renames_and_its_moved_model_counts_only_its_cha
     assert "\n    + bookId" not in text and "\n    + volumeId" not in text  # never "created"
 
     [moved] = [f for f in wire["codePatch"]["files"] if f["status"] == "renamed"]
+    assert wire["summary"]["files"]["renamed"] == 1  # the moved model, counted once
     assert (moved["oldPath"], moved["path"]) == (OLD, NEW)
     diff = git_diff({**wire["codePatch"], "files": [moved]})  # the rename alone
     copy = tmp_path / "copy"

@@ -48,7 +48,12 @@ def unavailable(reason: str) -> NoReturn:
 
 # Session fixtures costly enough that one worker should pay for them once: the tests using them
 # share an xdist group (a private dockerd and the image build take minutes; the site ~20 s).
-SESSION_GROUPS = {"docker_host": "docker", "image": "docker", "site": "docs-site"}
+SESSION_GROUPS = {
+    "docker_host": "docker",
+    "image": "docker",
+    "site": "docs-site",
+    "pre_commit_home": "pre-commit",
+}
 
 
 def xdist_group_of(item: pytest.Item) -> str | None:
@@ -172,3 +177,13 @@ def git_dir(tmp_path: Path) -> Path:
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
     return repo
+
+
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One ``PRE_COMMIT_HOME`` for the session's real-pre-commit tests of this repository's
+    hooks (``averos-validate``, ``averos-conflict-markers``): they pin the same repository and
+    ``rev`` (HEAD), so pre-commit installs the hooks' environment (pip installing averos-ci:
+    most of such a test's time) once and the other test reuses it, as a user's store does.
+    The tests share an xdist group (SESSION_GROUPS), so one worker pays for it once."""
+    return tmp_path_factory.mktemp("pre-commit-home")

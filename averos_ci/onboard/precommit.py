@@ -98,7 +98,9 @@ def _shown(repo_url: object, rev: object) -> str:
 
 
 def _entry(yaml: YAML, *, repo_url: str | None, rev: str) -> Any:
-    return yaml.load("repos:\n" + entry_text(repo_url=repo_url, rev=rev))["repos"][0]
+    if repo_url is not None:
+        return {"repo": repo_url, "rev": rev, "hooks": [{"id": HOOK_ID}]}
+    return yaml.load("repos:\n" + entry_text(repo_url=None, rev=rev))["repos"][0]
 
 
 def _dump(yaml: YAML, data: Any) -> str:

@@ -83,14 +83,14 @@ def test_screenshots_draw_the_icons_at_the_window_width_and_flag_a_wide_page(
 
     document = shoot(todo_build, served, browser_tools, shots, pages)
 
+    for page in document["pages"]:  # the window's width (before: 4,344 px for the wide one)
+        width, height = png_size(shots / page["png"])
+        assert width == 1280 and height >= 860, (page["png"], width, height)
     assert document["formatVersion"] == 2
     assert document["viewport"] == {"width": 1280, "height": 860}
     by_name = {p["name"]: p for p in document["pages"]}
     assert sorted(by_name) == sorted(p.name for p in pages) and len(pages) == 4
     for page in document["pages"]:
-        png = shots / page["png"]
-        width, height = png_size(png)
-        assert width == 1280 and height >= 860, (png, width, height)  # the window's width
         assert page["icons"] >= 4 and page["iconsAsWords"] == [], page  # drawn by the font
     wide = by_name.pop("todotask-search")
     assert wide["status"] == "too-wide" and wide["width"] >= 3000, wide

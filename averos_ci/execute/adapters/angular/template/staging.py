@@ -5,7 +5,8 @@ A staging folder holds a lock (``flock`` on :data:`LOCK_FILE`) for as long as it
 an `npm ci` that outlives a SIGKILLed averos-ci still holds it. The folder is removed when the
 build ends, and at exit if averos-ci ends while building (an abandoned node's thread never
 reaches its ``finally``), after the commands writing into it are ended. A folder left by a
-builder that was killed is swept by the next build once nobody holds its lock.
+builder that was killed is swept the next time the template cache is used (a build, or a
+ready template copied), once nobody holds its lock.
 """
 
 from __future__ import annotations

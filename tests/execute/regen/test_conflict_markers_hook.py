@@ -1,6 +1,7 @@
 """Issue 38 item 2: the ``averos-conflict-markers`` hook, installed by the real pre-commit the
 way a user installs it (a ``.pre-commit-config.yaml`` naming this repository at its committed
-HEAD, then ``pre-commit install``): a commit of a file still holding conflict markers fails,
+HEAD, then ``pre-commit install``; the store is the session's, shared with the
+``averos-validate`` hook test: one environment install): a commit of a file still holding conflict markers fails,
 naming ``file:line``; once resolved, the commit goes through."""
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ RESOLVED = "export class Book {\n    author!: string; // my note\n}\n"
 
 @pytest.mark.precommit
 @pytest.mark.slow
-def test_the_hook_fails_a_commit_of_unresolved_markers(git_dir: Path, tmp_path: Path) -> None:
+def test_the_hook_fails_a_commit_of_unresolved_markers(
+    git_dir: Path, tmp_path: Path, pre_commit_home: Path
+) -> None:
     if importlib.util.find_spec("pre_commit") is None or shutil.which("git") is None:
         unavailable("pre-commit (a test extra) or git is not installed")
     if not (REPO_ROOT / ".git").exists():
@@ -49,7 +52,8 @@ def test_the_hook_fails_a_commit_of_unresolved_markers(git_dir: Path, tmp_path: 
     env = {
         **os.environ,
         "HOME": str(cache / "home"),
-        "PRE_COMMIT_HOME": str(cache / "pre-commit"),
+        # the session's store: the averos-validate hook test installs the same environment
+        "PRE_COMMIT_HOME": str(pre_commit_home),
         "PIP_CACHE_DIR": str(cache_root(None) / "pip"),
         "XDG_CACHE_HOME": str(cache / "xdg"),
         "VIRTUALENV_OVERRIDE_APP_DATA": str(cache / "virtualenv"),

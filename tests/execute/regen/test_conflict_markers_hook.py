@@ -1,8 +1,8 @@
 """Issue 38 item 2: the ``averos-conflict-markers`` hook, installed by the real pre-commit the
 way a user installs it (a ``.pre-commit-config.yaml`` naming this repository at its committed
 HEAD, then ``pre-commit install``; the store is the session's, shared with the
-``averos-validate`` hook test: one environment install): a commit of a file still holding conflict markers fails,
-naming ``file:line``; once resolved, the commit goes through."""
+``averos-validate`` hook test: one environment install): a commit of a file still holding
+conflict markers fails, naming ``file:line``; once resolved, the commit goes through."""
 
 from __future__ import annotations
 

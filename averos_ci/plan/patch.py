@@ -99,7 +99,9 @@ def file_counts(wire: dict[str, Any]) -> dict[str, int]:
     files: list[dict[str, Any]] = wire.get("files") or []
     out = dict.fromkeys(FILE_COUNTS, 0)
     for f in files:
-        out[str(f["status"])] += 1
+        status = str(f["status"])
+        if status in FileStatus._value2member_map_:  # the statuses are closed
+            out[status] += 1
         out["conflicts"] += f.get("conflict") is not None
         out["added"] += int(f["added"])
         out["removed"] += int(f["removed"])

@@ -155,7 +155,7 @@ def init_repository(
         notes += [
             f".github/workflows/{n} is the other layout's workflow: delete it (it would run too)"
             for n in others
-            if (root / ".github" / "workflows" / n).exists()
+            if n not in names and (root / ".github" / "workflows" / n).exists()
         ]
     return InitResult(
         notes=tuple(notes),

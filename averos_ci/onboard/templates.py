@@ -17,8 +17,15 @@ from averos_ci.config import RunConfig
 from averos_ci.errors import InputError
 from averos_ci.onboard.pins import PLACEHOLDER_REPO, RELEASE_TAG
 
-SINGLE = ("averos-plan.yml", "averos-approve.yml", "averos-apply.yml", "averos-fork-comment.yml")
-MONOREPO = ("averos-monorepo.yml",)
+# The scheduled drift check discovers every project: one workflow for both layouts.
+SINGLE = (
+    "averos-plan.yml",
+    "averos-approve.yml",
+    "averos-apply.yml",
+    "averos-fork-comment.yml",
+    "averos-drift.yml",
+)
+MONOREPO = ("averos-monorepo.yml", "averos-drift.yml")
 # The workflows' `uses: ./.github/actions/averos-ci`: the one file that pins averos-ci
 LOCAL_ACTION = ".github/actions/averos-ci/action.yml"
 _PIN = re.compile(re.escape(PLACEHOLDER_REPO) + r"@v\d+\.\d+\.\d+")

@@ -21,7 +21,13 @@ from tests.onboard.conftest import git
 
 ACTION = "acme/averos-ci"
 LOCAL_ACTION = "./.github/actions/averos-ci"
-SINGLE = ["averos-apply.yml", "averos-approve.yml", "averos-fork-comment.yml", "averos-plan.yml"]
+SINGLE = [
+    "averos-apply.yml",
+    "averos-approve.yml",
+    "averos-drift.yml",
+    "averos-fork-comment.yml",
+    "averos-plan.yml",
+]
 
 
 def files(root: Path) -> dict[str, bytes]:

@@ -78,7 +78,10 @@ def drift(
     ] = DriftFormat.TEXT,
     detailed_exitcode: Annotated[
         bool,
-        typer.Option("--detailed-exitcode", help="Exit 0 no drift, 4 drift (as plan's changes)."),
+        typer.Option(
+            "--detailed-exitcode",
+            help="Exit 0 no drift, 4 drift (as plan's changes), 5 unresolved conflict markers.",
+        ),
     ] = False,
 ) -> int:
     """Compare the workspace with the state's fingerprint (for scheduled jobs)."""
@@ -90,6 +93,8 @@ def drift(
 
     report = drift_report(_config(config, state))  # errors keep their codes (2, 3)
     sys.stdout.write(render_drift(report, output_format.value))
+    if detailed_exitcode and report is not None and report.markers:
+        return int(ExitCode.CONFLICTS)  # the workspace cannot be applied until they are resolved
     drifted = detailed_exitcode and report is not None and report.has_drift
     return int(ExitCode.CHANGES if drifted else ExitCode.OK)
 

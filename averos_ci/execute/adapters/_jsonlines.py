@@ -11,6 +11,7 @@ resumed after a SIGKILL can end an orphan before touching the workspace.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -80,6 +81,10 @@ class JsonLinesProcess:
                 os.close(write)  # the child's copy only: the log ends when the child's does
         if track_root is not None:
             children.record(track_root, self._proc.pid, marker)
+        # live while it runs: a second signal ends its group at once with the run's other
+        # commands (children.end_all), not after close()'s goodbye wait
+        self._live = contextlib.ExitStack()
+        self._live.enter_context(children.live(self._proc.pid, label))
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -174,6 +179,7 @@ class JsonLinesProcess:
             except (OSError, ValueError, subprocess.TimeoutExpired):
                 pass
         self.kill()
+        self._live.close()
         if self._track_root is not None:
             children.forget(self._track_root)
         self._close_stderr()

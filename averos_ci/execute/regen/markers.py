@@ -6,7 +6,9 @@ command that plans, applies, reports drift or builds the app finds them first an
 one ``file:line`` (``plan``, ``run``, ``drift``, ``preview``, the ``averos-conflict-markers``
 pre-commit hook). A region counts only when complete (an opening line, a separator, then a
 closing line, each a marker of exactly seven characters alone or followed by a space), so
-a line of ``=`` in a comment or a ``<<<<<<<<`` banner is not one.
+a line of ``=`` in a comment or a ``<<<<<<<<`` banner is not one; the lines averos-ci's own
+merge writes (``<<<<<<< yours (workspace)``, ``||||||| generated before``, ``>>>>>>> generated
+now``) count even alone, as a half-resolved region leaves them.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from averos_ci._fs import contained
-from averos_ci.errors import PlanConflicts
+from averos_ci.errors import InputError, PlanConflicts
 from averos_ci.execute.regen.tree import EXCLUDED
 
 _OPEN = re.compile(rb"<{7}(?: .*)?")
@@ -54,23 +56,38 @@ class UnresolvedMarkers(PlanConflicts):
         )
 
 
+# The marker lines averos-ci itself writes (regen.merge.LABELS): no line of code is one, so
+# each counts even alone — a region half resolved (its <<<<<<< and >>>>>>> deleted, its
+# ||||||| base left behind) still does not compile and is still found.
+LABELLED = frozenset(
+    {b"<<<<<<< yours (workspace)", b"||||||| generated before", b">>>>>>> generated now"}
+)
+
+
 def marker_lines(data: bytes) -> tuple[int, ...]:
-    """The 1-based lines where a complete unresolved conflict region opens."""
-    if b"<<<<<<<" not in data:  # the common case, without splitting the file
-        return ()
+    """The 1-based lines where a complete unresolved conflict region opens, and those of
+    averos-ci's own labelled marker lines left outside a complete region."""
+    if b"<<<<<<<" not in data and b"|||||||" not in data and b">>>>>>>" not in data:
+        return ()  # the common case, without splitting the file
     found: list[int] = []
     opened: int | None = None
     separated = False
+    region: list[int] = []  # the labelled lines of the region being read
+    lone: list[int] = []
     for number, raw in enumerate(data.splitlines(), start=1):
         line = raw.rstrip(b"\r")
         if _OPEN.fullmatch(line):
-            opened, separated = number, False
+            lone += region  # an earlier opening never closed: its labelled lines stand alone
+            opened, separated, region = number, False, []
         elif opened is not None and _SEPARATOR.fullmatch(line):
             separated = True
         elif opened is not None and separated and _CLOSE.fullmatch(line):
             found.append(opened)
-            opened, separated = None, False
-    return tuple(found)
+            opened, separated, region = None, False, []
+            continue
+        if line in LABELLED:
+            (region if opened is not None else lone).append(number)
+    return tuple(sorted({*found, *lone, *region}))
 
 
 def marker_regions(data: bytes, *, max_lines: int = 60) -> str:
@@ -79,6 +96,10 @@ def marker_regions(data: bytes, *, max_lines: int = 60) -> str:
     starts = marker_lines(data)
     out: list[str] = []
     for start in starts:
+        first = lines[start - 1].rstrip("\r")
+        if not _OPEN.fullmatch(first.encode()):
+            out.append(first)  # a labelled marker line left alone
+            continue
         for line in lines[start - 1 :]:
             out.append(line.rstrip("\r"))
             if _CLOSE.fullmatch(line.rstrip("\r").encode()):
@@ -111,10 +132,25 @@ def workspace_files(root: Path) -> Iterator[str]:
 
 
 def scan_files(paths: Iterable[Path]) -> tuple[MarkerFinding, ...]:
-    """The findings in the files named (as given: a pre-commit hook's staged files); a path
-    that is not a readable regular file is skipped."""
+    """The findings in the files named (as given, relative to the current folder: a
+    pre-commit hook's staged files); a folder is searched whole (outside dependencies and
+    build output), a symbolic link or another non-regular file is skipped. A path that does
+    not exist is an :class:`~averos_ci.errors.InputError` (exit 2): a check of a mistyped
+    name must not pass."""
     found: list[MarkerFinding] = []
     for path in paths:
+        if path.is_dir() and not path.is_symlink():
+            found += [
+                MarkerFinding((path / f.path).as_posix(), f.line)
+                for f in find_markers(path, workspace_files(path))
+            ]
+            continue
+        if not path.exists() and not path.is_symlink():
+            raise InputError(
+                f"{path}: no such file or folder",
+                hint="name files relative to the current folder (e.g. "
+                "<workspaceRoot>/src/app/...), or give none to check the config's workspace",
+            )
         try:
             if path.is_symlink() or not path.is_file():
                 continue

@@ -31,6 +31,11 @@ REGION = (
         ("<<<<<<<< banner\n=======\n>>>>>>>> banner\n", ()),  # eight, not seven
         ("<<<<<<< yours\nmine\n", ()),  # an opening alone is not a region
         ("<<<<<<< yours\nmine\n>>>>>>> gen\n", ()),  # no separator
+        # averos-ci's own labelled lines count alone: a region half resolved
+        ("a\nmine\n||||||| generated before\nold\nnew\nb\n", (3,)),
+        ("<<<<<<< yours (workspace)\nmine\n", (1,)),
+        ("x\n>>>>>>> generated now\n", (2,)),
+        ("<<<<<<< yours (workspace)\nm\n<<<<<<< a\nx\n=======\ny\n>>>>>>> b\n", (1, 3)),
     ],
 )
 def test_only_complete_regions_are_markers(text: str, lines: tuple[int, ...]) -> None:
@@ -95,6 +100,13 @@ def test_the_conflict_markers_command(
     assert run_cli(["conflict-markers", "ws/src/notes.md", "averos.config.json"]) == 5
     assert capsys.readouterr().out.startswith("ws/src/notes.md:2: unresolved")
     assert run_cli(["conflict-markers", "averos.config.json"]) == 0
+    # a folder is searched whole (its dependencies left out); a name that is not there is an
+    # error, not a pass: a mistyped path must not pass the check
+    assert run_cli(["conflict-markers", "ws"]) == 5
+    out = capsys.readouterr().out
+    assert "ws/src/notes.md:2: unresolved" in out and "node_modules" not in out
+    assert run_cli(["conflict-markers", "src/notes.md"]) == 2  # relative to cwd: not there
+    assert "src/notes.md: no such file or folder" in capsys.readouterr().err
 
 
 def test_preview_refuses_to_build_a_workspace_with_markers(

@@ -56,7 +56,9 @@ def test_the_golden_manifest_flags_only_what_the_runtime_has_no_place_for(
         f"httpAuthConfig: no place in @wiforge/averos 1.4.1: its ErrorInterceptorService "
         f"({RUNTIME_FILE}) refreshes the token once on a 401 (handle401Error), then "
         "AuthenticationService.logoutUser() navigates to '/': neither the count nor the "
-        "target can be configured"
+        "target can be configured (the target could only move by overriding "
+        "AuthenticationService, providedIn root, whose logoutUser() is also the user's own "
+        "logout: averos-ci leaves both as they are)"
     )
     assert [ln for ln in lines if ln.startswith("! auth:http-auth-config")] == [
         f"! auth:http-auth-config: {setting}: {reason}"

@@ -133,7 +133,9 @@ def http_auth_config(args: Args) -> list[NotApplied]:
                 f"httpAuthConfig: no place in {RUNTIME}: its ErrorInterceptorService "
                 f"({PROOF}) refreshes the token once on a 401 (handle401Error), then "
                 "AuthenticationService.logoutUser() navigates to '/': neither the count nor "
-                "the target can be configured",
+                "the target can be configured (the target could only move by overriding "
+                "AuthenticationService, providedIn root, whose logoutUser() is also the user's "
+                "own logout: averos-ci leaves both as they are)",
             )
         )
     return out

@@ -140,10 +140,12 @@ def test_a_batch_job_backs_off_under_secondary_rate_limits(
     tmp_path: Path, fake: FakeGitHub
 ) -> None:
     """Four projects merged and never applied, checked by one batch job (the matrix entry of
-    more than 256 projects) while the fake allows 2 content-creating requests per 2 s: GitHub
-    refuses the rest with retry-after, the client waits and the job succeeds — one issue each."""
+    more than 256 projects) while the fake allows one content-creating request per 2 s (the
+    first project's label and issue come back to back: a refusal is certain, and the wait stays
+    under the jobs' apiMaxWaitSeconds of 5): GitHub refuses the rest with retry-after, the
+    client waits and the job succeeds — one issue each."""
     spec = load_spec(SPEC)
-    fake.enforce_secondary_limits(SecondaryLimits(windows=((2, 2.0),)))
+    fake.enforce_secondary_limits(SecondaryLimits(windows=((1, 2.0),)))
     mono = make_monorepo(tmp_path, fake, github=FAST)
     names = [project_name(i) for i in range(4)]
     files: dict[str, str] = {}

@@ -136,15 +136,28 @@ def plain_validate(args: list[str]) -> dict[str, Any] | None:
 
 
 def manifest_paths(paths: list[Path], config: Path | None) -> list[Path]:
-    """The files ``validate`` checks: those named, else the config's ``manifestPath``. A
-    config that is read (``--config``, or ``./averos.config.json`` when no file is named) is
-    checked as ``plan`` checks it (averos_ci.config_check), so the hook refuses what plan does."""
-    if paths and config is None:
-        return paths
+    """The manifests ``validate`` checks: those named, else the config's ``manifestPath``. A
+    config that is read (``--config``, ``./averos.config.json`` when no file is named, or a
+    named ``averos*.config.json``: the pre-commit hook's staged configs) is checked as
+    ``plan`` checks it (averos_ci.config_check), so the hook refuses what plan does."""
+    manifests = [p for p in paths if not is_config_name(p)]
+    if config is None and len(manifests) == len(paths) > 0:
+        return manifests  # manifests only: no config is read (nor pydantic imported)
     from averos_ci.config_check import load_checked_config
 
+    for named in (p for p in paths if is_config_name(p)):
+        checked = load_checked_config(named).manifest_path  # a config's manifest with it
+        if checked.resolve() not in {m.resolve() for m in manifests}:
+            manifests.append(checked)
+    if paths and config is None:
+        return manifests
     cfg = load_checked_config(config)
-    return paths or [cfg.manifest_path]
+    return manifests or [cfg.manifest_path]
+
+
+def is_config_name(path: Path) -> bool:
+    """``averos.config.json``, ``averos.mock.config.json``: a config, not a manifest."""
+    return path.name.startswith("averos") and path.name.endswith(".config.json")
 
 
 def _validate(options: dict[str, Any]) -> int:

@@ -73,3 +73,23 @@ def test_a_good_config_still_validates_its_manifest(
     assert "1 file(s) valid" in capsys.readouterr().err
     assert plain(["validate"]) == 0  # ./averos.config.json, checked the same way
     assert "1 file(s) valid" in capsys.readouterr().err
+
+
+def test_a_named_config_is_checked_as_a_config_with_its_manifest(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pre-commit hook passes staged files: a staged ``averos*.config.json`` is checked as
+    plan checks it (not read as a manifest), and its manifest is validated with it."""
+    monkeypatch.chdir(project)
+    typo = project / "averos.typo.config.json"
+    typo.write_text(
+        '{\n  "manifestPath": "todoapp.manifest.yaml",\n  "adapter": "angular-schematic"\n}\n'
+    )
+    for validate in (plain, run_cli):
+        assert validate(["validate", "averos.typo.config.json"]) == 2
+        err = capsys.readouterr().err
+        assert "unknown adapter 'angular-schematic'" in err
+        assert "did you mean 'angular-schematics'?" in err
+        assert validate(["validate", "averos.config.json"]) == 0
+        out, err = capsys.readouterr()
+        assert "1 file(s) valid" in out + err  # the config's manifest, validated with it

@@ -26,7 +26,7 @@ class FileStatus(StrEnum):
     CREATED = "created"
     CHANGED = "changed"
     DELETED = "deleted"
-    RENAMED = "renamed"  # generated under a new path (old_path); the user's edits follow it
+    RENAMED = "renamed"  # generated under a new path (old_path), the user's edits (if any) with it
     KEPT = "kept"  # no longer generated, but edited by the user: kept (a conflict)
 
 
@@ -108,6 +108,17 @@ def file_counts(wire: dict[str, Any]) -> dict[str, int]:
     return out
 
 
+# what git writes after a diff line that has no newline (a file's last line)
+NO_NEWLINE = "\\ No newline at end of file\n"
+
+
+def diff_lines(text: str) -> list[str]:
+    """The lines of ``text``, each with its ``\\n`` (the last one's, if it has one): split at
+    ``\\n`` only, as git and diff do — a ``\\r`` or a form feed is part of its line."""
+    *lines, last = text.split("\n")
+    return [line + "\n" for line in lines] + ([last] if last else [])
+
+
 # git's diff3 conflict markers (``git merge-file --diff3``): seven characters, alone or followed
 # by a space and a label
 _MARKER = re.compile(r"(?:<{7}|\|{7}|>{7})(?: .*)?|={7}")
@@ -115,8 +126,9 @@ _MARKER = re.compile(r"(?:<{7}|\|{7}|>{7})(?: .*)?|={7}")
 
 def diff_stats(lines: Iterable[str], *, conflicted: bool = False) -> tuple[int, int]:
     """(added, removed): the ``+`` and ``-`` lines of a unified diff's hunks (pass them
-    without the ``---``/``+++`` header), git's ``--numstat``. In a ``conflicted`` file the conflict
-    markers are the merge's, not lines of the code change: they are not counted."""
+    without the ``---``/``+++`` header), git's ``--numstat``: git's ``\\ No newline at end of
+    file`` is not a line. In a ``conflicted`` file the conflict markers are the merge's, not
+    lines of the code change: they are not counted."""
     added = removed = 0
     for line in lines:
         if line.startswith("+"):

@@ -13,7 +13,7 @@ from typing import Any
 
 from averos_ci._markdown import code, code_block, escape
 from averos_ci.plan.items import plain
-from averos_ci.plan.patch import CodePatch
+from averos_ci.plan.patch import CodePatch, diff_lines
 
 _MARKS = {"created": "+", "deleted": "-", "changed": "~", "renamed": "→", "kept": "!"}
 
@@ -197,35 +197,38 @@ def render_patch_markdown(
 
 def git_diff(patch: CodePatch | dict[str, Any]) -> str:
     """The whole code change as one git-style unified diff (``diff --git a/… b/…``), for
-    ``git apply --check`` or a pager such as ``delta``, taken from the hashed patch only. A
-    conflicting file's diff holds its conflict markers, as the apply would write them; a
-    renamed file is git's rename (``rename from``/``rename to``, then its content change)."""
+    ``git apply --check`` or a pager such as ``delta``, taken from the hashed patch only:
+    ``git apply`` writes the files the run writes, byte for byte (a last line without its
+    newline is git's ``\\ No newline at end of file``). A conflicting file's diff holds its
+    conflict markers, as the apply would write them; a renamed file is git's rename
+    (``rename from``/``rename to``, then its content change)."""
     out: list[str] = []
     for f in sorted(_wire(patch)["files"], key=lambda f: str(f["path"])):
-        body = f["diff"].splitlines(keepends=True)
+        body = diff_lines(f["diff"])
         while body and body[0].startswith(("--- ", "+++ ")):
             body.pop(0)  # our own headers below: git wants /dev/null for a created file
-        # a file absent before (created, or renamed onto a free path) or after (deleted):
-        # the hunk header says so, and git wants /dev/null on that side
-        created = bool(body) and body[0].startswith("@@ -0,0 ")
-        deleted = bool(body) and body[0].split(" ")[2:3] == ["+0,0"]
         path = f["path"]
         old = f.get("oldPath")
-        if f["status"] == "renamed" and old and not created:
+        if f["status"] == "renamed" and old:
             # the diff is against the old file (a pure rename has none): git's rename
             out.append(f"diff --git a/{old} b/{path}\n")
             out += ["similarity index 100%\n"] if not body else []
             out += [f"rename from {old}\n", f"rename to {path}\n"]
             out += [f"--- a/{old}\n", f"+++ b/{path}\n", *body] if body else []
             continue
-        if not body:
+        # a file absent now (created) or after the apply (deleted): git wants /dev/null on
+        # that side, and an empty one has no hunk, only its mode line
+        created = f["before"] is None and f["status"] == "created"
+        deleted = f["after"] is None and f["status"] == "deleted"
+        if not body and not created and not deleted:
             continue
         out.append(f"diff --git a/{path} b/{path}\n")
+        a, b = f"a/{path}", f"b/{path}"
         if created:
-            out += ["new file mode 100644\n", "--- /dev/null\n", f"+++ b/{path}\n"]
+            out.append("new file mode 100644\n")
+            a = "/dev/null"
         elif deleted:
-            out += ["deleted file mode 100644\n", f"--- a/{path}\n", "+++ /dev/null\n"]
-        else:
-            out += [f"--- a/{path}\n", f"+++ b/{path}\n"]
-        out += body
+            out.append("deleted file mode 100644\n")
+            b = "/dev/null"
+        out += [f"--- {a}\n", f"+++ {b}\n", *body] if body else []
     return "".join(out)

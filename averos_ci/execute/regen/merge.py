@@ -7,6 +7,8 @@ ours = the workspace file, theirs = the pristine file of the new manifest.
   edit is merged, or the collision is a conflict (with its hunks);
 - it no longer produces a file: deleted if untouched, kept and reported as a conflict if
   edited (or, when the user's edits can follow a renamed file, merged into the new one);
+- it moved a file (a new file alike enough to the one it no longer produces, as git's rename
+  detection pairs them): a rename, edited or not, whose diff is its content change only;
 - it changed a file the user deleted: a conflict; a new file where the user has another one:
   a merge with an empty base.
 """
@@ -25,7 +27,14 @@ from averos_ci.errors import InputError
 from averos_ci.execute.regen.eol import normalise, restore, style
 from averos_ci.execute.regen.markers import UNRESOLVED, marker_lines, marker_regions
 from averos_ci.execute.regen.tree import Tree, sha256
-from averos_ci.plan.patch import CodePatch, FileChange, FileStatus, diff_stats
+from averos_ci.plan.patch import (
+    NO_NEWLINE,
+    CodePatch,
+    FileChange,
+    FileStatus,
+    diff_lines,
+    diff_stats,
+)
 
 LABELS = ("yours (workspace)", "generated before", "generated now")
 RENAME_SIMILARITY = 0.5
@@ -124,7 +133,16 @@ def _read(path: Path) -> bytes | None:
 
 
 def _lines(data: bytes | None) -> list[str]:
-    return [] if data is None else data.decode("utf-8", errors="replace").splitlines(keepends=True)
+    return [] if data is None else diff_lines(data.decode("utf-8", errors="replace"))
+
+
+def _unified_diff(old: bytes | None, new: bytes | None, a: str, b: str) -> list[str]:
+    """The unified diff of ``old`` -> ``new`` exactly as git writes it: a line without its
+    newline (a file's last) is followed by git's ``\\ No newline at end of file``."""
+    out: list[str] = []
+    for line in difflib.unified_diff(_lines(old), _lines(new), f"a/{a}", f"b/{b}", n=2):
+        out += [line] if line.endswith("\n") else [line + "\n", NO_NEWLINE]
+    return out
 
 
 def _change(
@@ -141,14 +159,14 @@ def _change(
     markers are not counted as added lines."""
     old_path = kw.get("old_path")
     source, a = (renamed_from, old_path) if status is FileStatus.RENAMED else (now, path)
-    diff = list(difflib.unified_diff(_lines(source), _lines(after), f"a/{a}", f"b/{path}", n=2))
+    diff = _unified_diff(source, after, str(a), path)
     added, removed = diff_stats(diff[2:], conflicted=kw.get("conflict") is not None)
     return FileChange(
         path=path,
         status=status,
         added=added,
         removed=removed,
-        diff="".join(d if d.endswith("\n") else d + "\n" for d in diff),
+        diff="".join(diff),
         before=None if now is None else sha256(now),
         after=None if after is None else sha256(after),
         **kw,  # type: ignore[arg-type]
@@ -186,13 +204,17 @@ def _compute(
     gone = [p for p in base.files if p not in new.files and p not in unresolved]
     born = {p for p in new.files if p not in base.files}
     renamed_to: dict[str, str] = {}
-    for old in gone:  # an edited file the generator moved: the edits follow it
-        ours = workspace[old]
-        if ours is not None and ours != base.files[old]:
-            target = _rename_target(base.files[old], new, born, workspace_root)
-            if target is not None:
-                born.discard(target)
-                renamed_to[old] = target
+    # a file the generator moved: an edited one first (its edits follow it), then one the user
+    # left alone (a rename, as git shows it, not a deletion and a creation; never an empty
+    # one: every empty file is alike, a pairing would be arbitrary)
+    edited = [p for p in gone if workspace[p] not in (None, base.files[p])]
+    untouched = [p for p in gone if workspace[p] == base.files[p] and base.files[p]]
+    for old in edited + untouched:
+        free = born if old in edited else {p for p in born if workspace[p] is None}
+        target = _rename_target(base.files[old], new, free, workspace_root)
+        if target is not None:
+            born.discard(target)
+            renamed_to[old] = target
     for path, ours in workspace.items():
         b, t = base.files.get(path), new.files.get(path)
         if path in renamed_to.values() or path in unresolved:
@@ -200,7 +222,10 @@ def _compute(
         if path in renamed_to:
             target = renamed_to[path]
             assert ours is not None
-            merged, conflicted = merge_file(b, ours, new.files[target])
+            yours = ours != b  # the user's edits follow the file: merged into its new content
+            merged, conflicted = (
+                merge_file(b, ours, new.files[target]) if yours else (new.files[target], False)
+            )
             contents[path], contents[target] = None, merged
             changes.append(
                 _change(
@@ -210,7 +235,7 @@ def _compute(
                     merged,
                     old_path=path,
                     renamed_from=ours,
-                    merged=True,
+                    merged=yours,
                     conflict="your edits of the renamed file collide with the generator's change"
                     if conflicted
                     else None,

@@ -69,7 +69,8 @@ def init_outputs(tmp_path: Path) -> list[Path]:
 
 def test_every_workflow_runs_the_local_action_from_its_own_commit(tmp_path: Path) -> None:
     workflows = [*EXAMPLES, *init_outputs(tmp_path)]
-    assert len(workflows) == 6 + 5  # the six examples; init's four single-project ones and one
+    assert len(workflows) == 7 + 7  # the seven examples; init's five single-project ones and
+    # the monorepo layout's two
     used = 0
     for path in workflows:
         workflow = load_workflow(path)

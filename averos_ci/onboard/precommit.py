@@ -40,7 +40,8 @@ def entry_text(*, repo_url: str | None, rev: str) -> str:
             "        entry: averos-ci validate\n"
             "        language: system\n"
             "        types_or: [yaml, json]\n"
-            "        files: (manifest\\.(json|ya?ml)|\\.averos\\.(json|ya?ml))$\n"
+            "        files: (manifest\\.(json|ya?ml)|\\.averos\\.(json|ya?ml)"
+            "|(^|/)averos[^/]*\\.config\\.json)$\n"
         )
     return (
         f"  - repo: {repo_url}\n"

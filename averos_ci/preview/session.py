@@ -65,7 +65,7 @@ def preview(
     cache = node.cache_dir
     toolchain = find_toolchain(node.min_node_version, cache_dir=cache)
     if not (tools_dir(cache) / "node_modules").is_dir():
-        _say("preview: installing json-server and playwright-core (first use)…")
+        _say("preview: installing json-server, playwright-core and material-icons (first use)…")
     tools = ensure_tools(cache, npm=toolchain.npm, bin_dir=toolchain.bin_dir)
     folder = cfg.logs_dir / "preview"
     built = output_dir(app.workspace) if not build else None
@@ -107,6 +107,9 @@ def preview(
                     login=login,
                 )
                 _say(f"preview: {len(shots)} screenshots and pages.json in {screenshot}")
+                for page in shots:
+                    if page.get("status") != "ok":  # too wide: flagged, not a failure
+                        _say(f"note: {page.get('path')}: {page.get('reason')}")
                 return PreviewResult(url, shots)
             if open_browser:
                 webbrowser.open(url)

@@ -4,7 +4,8 @@ a ``.pre-commit-config.yaml`` naming this repository at a commit, then ``pre-com
 The config pins ``rev`` to the committed HEAD (an immutable reference, as ``init`` writes a
 release tag): the test checks the hook definition and the package exactly as they are
 committed (in CI the two are the same). pre-commit installs the hook's environment once into
-the test's own ``PRE_COMMIT_HOME`` and reuses it for the three runs, as it does for a user;
+the session's ``PRE_COMMIT_HOME`` (shared with the conflict-markers hook test: the same
+repository and rev) and reuses it for every run, as it does for a user;
 pip's download cache is the averos-ci cache folder's (content-addressed: only downloads are
 saved, every install is made anew).
 """
@@ -42,11 +43,16 @@ def _pre_commit_or_skip() -> list[str]:
 
 @pytest.mark.precommit
 @pytest.mark.slow
-def test_averos_validate_hook_with_real_pre_commit(git_dir: Path, tmp_path: Path) -> None:
+def test_averos_validate_hook_with_real_pre_commit(
+    git_dir: Path, tmp_path: Path, pre_commit_home: Path
+) -> None:
     pre_commit = _pre_commit_or_skip()
     (git_dir / "app.manifest.yaml").write_text(GOOD_YAML)
     (git_dir / "bad.manifest.json").write_text(BAD_JSON)
     (git_dir / "notes.yaml").write_text("not: [a manifest\n")  # outside the hook's `files`
+    (git_dir / "averos.config.json").write_text(  # a config typo plan refuses: so does the hook
+        '{\n  "manifestPath": "app.manifest.yaml",\n  "adapter": "angular-schematic"\n}\n'
+    )
     head = git(REPO_ROOT, "rev-parse", "HEAD").strip()
     (git_dir / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {REPO_ROOT}\n    rev: {head}\n"
@@ -61,7 +67,8 @@ def test_averos_validate_hook_with_real_pre_commit(git_dir: Path, tmp_path: Path
         **os.environ,
         # pre-commit, pip, virtualenv (and toolchains they probe) keep caches under HOME
         "HOME": str(cache / "home"),
-        "PRE_COMMIT_HOME": str(cache / "pre-commit"),
+        # the session's store (shared with the conflict-markers hook test: one install)
+        "PRE_COMMIT_HOME": str(pre_commit_home),
         "PIP_CACHE_DIR": str(cache_root(None) / "pip"),
         "XDG_CACHE_HOME": str(cache / "xdg"),
         "VIRTUALENV_OVERRIDE_APP_DATA": str(cache / "virtualenv"),
@@ -90,9 +97,14 @@ def test_averos_validate_hook_with_real_pre_commit(git_dir: Path, tmp_path: Path
     assert "bad.manifest.json:3:71: error CON-08 unknown useCaseType 'Everything'" in bad.stdout
     assert "Traceback" not in bad.stdout + bad.stderr
 
+    config = run("averos.config.json")
+    assert config.returncode == 1, config.stdout + config.stderr
+    assert "unknown adapter 'angular-schematic'" in config.stdout
+    assert "did you mean 'angular-schematics'?" in config.stdout
+
     skipped = run("notes.yaml")
     assert skipped.returncode == 0, skipped.stdout + skipped.stderr
     assert "Skipped" in skipped.stdout
     # one store, one environment: pre-commit installed the hook once and reused it
-    envs = list((cache / "pre-commit").glob("repo*/py_env-*"))
+    envs = list(pre_commit_home.glob("repo*/py_env-*"))
     assert len(envs) == 1, envs

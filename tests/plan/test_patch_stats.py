@@ -1,7 +1,8 @@
 """A code change's counts are its content change (issue 38 item 5): a file the generator moved
-is counted against its old file, as git's rename detection shows it (``+0 -0`` for a pure
-rename), and conflict markers are not added lines. ``plan --diff`` writes a renamed file as
-git's rename, which ``git apply`` accepts and applies as the run does."""
+— edited by the user or not — is counted against its old file, as git's rename detection
+shows it (``+0 -0`` for a pure rename), and conflict markers and git's ``\\ No newline at end
+of file`` are not added lines. ``plan --diff`` writes a renamed file as git's rename, which
+``git apply`` accepts and applies as the run does."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from averos_ci.execute.regen.merge import compute_patch
+from averos_ci.execute.regen.patching import apply_patch
 from averos_ci.execute.regen.tree import Tree
-from averos_ci.plan.patch import FileStatus, diff_stats
+from averos_ci.plan.patch import NO_NEWLINE, FileStatus, diff_stats
 from averos_ci.plan.patch_render import git_diff, render_patch_text
 
 OLD, NEW = "src/app/model/book.ts", "src/app/model/volume.ts"
@@ -43,30 +47,58 @@ def _applied_with_git(ws: Path, tmp: Path, diff: str) -> dict[str, str]:
     return {p.relative_to(copy).as_posix(): p.read_text() for p in copy.rglob("*") if p.is_file()}
 
 
+@pytest.mark.parametrize("edited", [True, False], ids=["edited", "untouched"])
 def test_a_moved_file_counts_only_its_content_change_and_git_applies_the_rename(
-    tmp_path: Path,
+    tmp_path: Path, edited: bool
 ) -> None:
-    """The generator moves the user's edited model unchanged, then with one line changed."""
+    """The generator moves the model unchanged, then with one line changed: the user's edited
+    model, and one the user never touched (an entity rename moves every file of the entity)."""
     base_text = "export class Book {\n" + GENERATED
-    edited = base_text.replace("{\n", "{\n" + EDIT, 1)
+    ours = base_text.replace("{\n", "{\n" + EDIT, 1) if edited else base_text
     for new_text, stats in (
         (base_text, (0, 0)),  # a pure rename
         (base_text.replace("field3?: string", "field3?: number"), (1, 1)),
     ):
-        ws = _workspace(tmp_path / f"ws{stats[0]}", {OLD: edited})
+        ws = _workspace(tmp_path / f"ws{stats[0]}", {OLD: ours})
         patch = compute_patch(
             Tree({OLD: base_text.encode()}, {}), Tree({NEW: new_text.encode()}, {}), ws
         )
-        [renamed] = patch.files
+        [renamed] = patch.files  # one rename, never a deletion and a creation
         assert (renamed.status, renamed.old_path, renamed.path) == (FileStatus.RENAMED, OLD, NEW)
         assert (renamed.added, renamed.removed) == stats  # not +20 -0: the whole file
+        assert renamed.merged is edited  # nothing of the user's to merge into an untouched one
         text = render_patch_text(patch)
-        assert f"→ {NEW} (renamed, +{stats[0]} -{stats[1]})" in text, text
+        assert f"{OLD} → {NEW} (renamed, +{stats[0]} -{stats[1]})" in text, text
+        assert ("your edits will be merged" in text) is edited
         diff = git_diff(patch.to_wire())
         assert f"diff --git a/{OLD} b/{NEW}\n" in diff and f"rename from {OLD}\n" in diff, diff
+        assert f"rename to {NEW}\n" in diff
         after = _applied_with_git(ws, tmp_path / f"git{stats[0]}", diff)
         merged = patch.contents[NEW]
         assert merged is not None and after == {NEW: merged.decode()}  # as the run writes it
+        if not edited:
+            assert merged.decode() == new_text  # the generator's file, as it is
+        apply_patch(patch, ws)
+        assert {p.relative_to(ws).as_posix() for p in ws.rglob("*.ts")} == {NEW}
+        assert (ws / NEW).read_bytes() == merged  # the old file removed, the new one written
+
+
+def test_an_untouched_file_is_followed_only_to_a_free_path_and_never_when_empty(
+    tmp_path: Path,
+) -> None:
+    """A move onto a path where the workspace has a file of the user's, or of an empty file
+    (every empty file is alike), stays a deletion and a creation."""
+    text = "export class Book {\n" + GENERATED
+    ws = _workspace(tmp_path / "ws", {OLD: text, NEW: "// mine\n", "a.css": ""})
+    patch = compute_patch(
+        Tree({OLD: text.encode(), "a.css": b""}, {}),
+        Tree({NEW: text.encode(), "b.css": b""}, {}),
+        ws,
+    )
+    statuses = {f.path: f.status for f in patch.files}
+    assert statuses[OLD] is FileStatus.DELETED and statuses["a.css"] is FileStatus.DELETED
+    assert statuses["b.css"] is FileStatus.CREATED
+    assert FileStatus.RENAMED not in statuses.values()
 
 
 def test_conflict_markers_are_not_counted_as_added_lines(tmp_path: Path) -> None:
@@ -84,3 +116,9 @@ def test_diff_stats_leave_out_only_complete_markers_of_a_conflicted_file() -> No
     lines += ["-y\n", " z\n", "+======== banner\n"]
     assert diff_stats(lines, conflicted=True) == (2, 1)
     assert diff_stats(lines) == (6, 1)  # a file without a conflict: every line is its own
+
+
+def test_diff_stats_do_not_count_gits_no_newline_line() -> None:
+    lines = ["-last\n", NO_NEWLINE, "+last\n"]
+    assert diff_stats(lines) == (1, 1)
+    assert diff_stats(lines, conflicted=True) == (1, 1)

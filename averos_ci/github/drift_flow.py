@@ -121,7 +121,7 @@ def drift_check(ctx: FlowContext) -> DriftOutcome:
     ctx.report.set(
         drifted=check.drifted,
         unapplied=check.unapplied is not None,
-        issue=synced.number or "",
+        issue=synced.number if check.found and synced.number else "",  # the open one only
     )
     line = _status_line(check, synced)
     print(line)

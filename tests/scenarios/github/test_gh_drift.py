@@ -117,9 +117,17 @@ def test_scheduled_drift_keeps_one_issue_per_project(tmp_path: Path, fake: FakeG
     on_main(mono, "restore", write=kept)
     mono.world.commit("p3-more", mono.project_files(3, extra_entities=1), "p03 grows")
     mono.world.merge("p3-more")
-    drift_run(mono, names)
+    results = drift_run(mono, names)
     issues = open_issues(fake)
     assert sorted(issues) == [p1, p3]
+    assert [r.outputs["issue"] for r in results] == [
+        "",
+        str(issues[p1]["number"]),
+        "",  # closed: no open issue
+        str(issues[p3]["number"]),
+        "",
+    ]
+    assert results[3].outputs["unapplied"] == "true" and results[3].outputs["drifted"] == "false"
     assert fake.issues[number2]["state"] == "closed"
     assert fake.issues[number2]["state_reason"] == "completed"
     assert any("No drift" in c for c in fake.issue_comments(number2))

@@ -83,22 +83,27 @@ def test_a_moved_file_counts_only_its_content_change_and_git_applies_the_rename(
         assert (ws / NEW).read_bytes() == merged  # the old file removed, the new one written
 
 
-def test_an_untouched_file_is_followed_only_to_a_free_path_and_never_when_empty(
+def test_an_untouched_file_moves_only_to_a_free_path_and_empty_ones_by_their_names(
     tmp_path: Path,
 ) -> None:
-    """A move onto a path where the workspace has a file of the user's, or of an empty file
-    (every empty file is alike), stays a deletion and a creation."""
+    """A move onto a path where the workspace has a file of the user's stays a deletion and a
+    creation; empty files (an entity's component styles: all alike) pair by their paths."""
     text = "export class Book {\n" + GENERATED
-    ws = _workspace(tmp_path / "ws", {OLD: text, NEW: "// mine\n", "a.css": ""})
+    ws = _workspace(tmp_path / "ws", {OLD: text, NEW: "// mine\n"})
+    empty = ("view/book/book-details.scss", "view/book/create-book.scss")
+    moved = ("view/volume/create-volume.scss", "view/volume/volume-details.scss")
     patch = compute_patch(
-        Tree({OLD: text.encode(), "a.css": b""}, {}),
-        Tree({NEW: text.encode(), "b.css": b""}, {}),
-        ws,
+        Tree({OLD: text.encode(), **dict.fromkeys(empty, b"")}, {}),
+        Tree({NEW: text.encode(), **dict.fromkeys(moved, b"")}, {}),
+        _workspace(ws, dict.fromkeys(empty, "")),
     )
-    statuses = {f.path: f.status for f in patch.files}
-    assert statuses[OLD] is FileStatus.DELETED and statuses["a.css"] is FileStatus.DELETED
-    assert statuses["b.css"] is FileStatus.CREATED
-    assert FileStatus.RENAMED not in statuses.values()
+    statuses = {f.path: (f.status, f.old_path) for f in patch.files}
+    assert statuses[OLD] == (FileStatus.DELETED, None)
+    assert statuses[moved[0]] == (FileStatus.RENAMED, empty[1])
+    assert statuses[moved[1]] == (FileStatus.RENAMED, empty[0])
+    after = _applied_with_git(ws, tmp_path / "git", git_diff(patch.to_wire()))
+    # the deletion and the 100% renames apply (the user's file at NEW: a merge, as elsewhere)
+    assert set(after) == {NEW, *moved} and {after[p] for p in moved} == {""}
 
 
 def test_conflict_markers_are_not_counted_as_added_lines(tmp_path: Path) -> None:

@@ -205,13 +205,12 @@ def _compute(
     born = {p for p in new.files if p not in base.files}
     renamed_to: dict[str, str] = {}
     # a file the generator moved: an edited one first (its edits follow it), then one the user
-    # left alone (a rename, as git shows it, not a deletion and a creation; never an empty
-    # one: every empty file is alike, a pairing would be arbitrary)
+    # left alone (a rename, as git shows it, not a deletion and a creation)
     edited = [p for p in gone if workspace[p] not in (None, base.files[p])]
-    untouched = [p for p in gone if workspace[p] == base.files[p] and base.files[p]]
+    untouched = [p for p in gone if workspace[p] == base.files[p]]
     for old in edited + untouched:
         free = born if old in edited else {p for p in born if workspace[p] is None}
-        target = _rename_target(base.files[old], new, free, workspace_root)
+        target = _rename_target(old, base.files[old], new, free, workspace_root)
         if target is not None:
             born.discard(target)
             renamed_to[old] = target
@@ -324,18 +323,25 @@ def _unresolved(base: Tree, new: Tree, workspace: dict[str, bytes | None]) -> di
     return out
 
 
-def _rename_target(old: bytes, new: Tree, born: set[str], workspace_root: Path) -> str | None:
+def _rename_target(
+    old_path: str, old: bytes, new: Tree, born: set[str], workspace_root: Path
+) -> str | None:
     """The created file most like ``old`` (a renamed element's file), if one is alike enough
-    and the workspace has no other file there."""
-    best, score = None, RENAME_SIMILARITY
+    and the workspace has no other file there; of files alike to the same degree (the empty
+    styles of an entity's components, say), the one whose path is most like ``old_path``, as
+    git prefers the same name among exact renames."""
+    best, key = None, (RENAME_SIMILARITY, 0.0)
     text = old.decode("utf-8", errors="replace")
     for path in sorted(born):
         if _read(contained(workspace_root, path)) not in (None, new.files[path]):
             continue
         matcher = difflib.SequenceMatcher(None, text, new.files[path].decode("utf-8", "replace"))
-        if matcher.real_quick_ratio() < score or matcher.quick_ratio() < score:
+        if matcher.real_quick_ratio() < key[0] or matcher.quick_ratio() < key[0]:
             continue
         ratio = matcher.ratio()
-        if ratio >= score:
-            best, score = path, ratio
+        if ratio < key[0]:
+            continue
+        alike = (ratio, difflib.SequenceMatcher(None, old_path, path).ratio())
+        if alike > key:
+            best, key = path, alike
     return best

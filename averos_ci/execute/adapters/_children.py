@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from averos_ci._fs import atomic_write_text
 
@@ -56,6 +57,19 @@ def live(pgid: int, command: str) -> Iterator[Group]:
     finally:
         with _lock:
             _live.pop(pgid, None)
+
+
+def abandoned() -> NoReturn:
+    """A command was ended because the run abandons its running nodes (a second signal, the
+    end of an interrupted run, the exit). In the main thread that is an interrupt. A node's
+    thread returns nothing: the run no longer waits for it, and a failure returned now would
+    be recorded as the node's (FAILED) instead of leaving it interrupted (RUNNING: ``--resume``
+    runs it again). It sleeps until averos-ci exits; what it was building is removed at exit
+    (``template.staging``)."""
+    if threading.current_thread() is threading.main_thread():
+        raise KeyboardInterrupt
+    while True:
+        time.sleep(3600)
 
 
 def running() -> list[str]:

@@ -84,7 +84,7 @@ class JsonLinesProcess:
         # live while it runs: a second signal ends its group at once with the run's other
         # commands (children.end_all), not after close()'s goodbye wait
         self._live = contextlib.ExitStack()
-        self._live.enter_context(children.live(self._proc.pid, label))
+        self._group = self._live.enter_context(children.live(self._proc.pid, label))
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -121,6 +121,8 @@ class JsonLinesProcess:
                 raise self._error(f"{self.label} did not answer within {timeout:g} s") from None
             if line is None:
                 code = self._proc.wait()
+                if self._group.ended:  # ended by the run's abort, not a failure of its own
+                    children.abandoned()
                 if self._stderr is not None:
                     self._stderr.sync(final=True)
                 raise self._error(f"{self.label} exited (exit code {code})")
@@ -157,6 +159,8 @@ class JsonLinesProcess:
             self._proc.stdin.write(json.dumps(message) + "\n")
             self._proc.stdin.flush()
         except (OSError, ValueError) as exc:  # ValueError: stdin already closed
+            if self._group.ended:
+                children.abandoned()
             raise self._error(f"{self.label} is gone: {exc}") from None
 
     @property

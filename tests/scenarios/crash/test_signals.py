@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from averos_ci.execute import CheckpointStatus, FileCheckpointStore
-from tests.conftest import REPO_ROOT, copy_example
+from tests.conftest import REPO_ROOT, copy_example, require_tool
 
 COMMAND = [sys.executable, "-m", "averos_ci", "run", "--config=averos.config.json"]
 
@@ -87,3 +87,38 @@ def test_second_signal_aborts_the_running_node(tmp_path: Path) -> None:
     _set_latency(project, None)
     resumed = _resume(project)
     assert resumed.returncode == 0, resumed.stderr
+
+
+SLOW_MODULE = """\
+export default {
+  async execute(node, context, state) {
+    await new Promise(r => setTimeout(r, 600000));  // only an abort ends this node
+    return { success: true, durationMs: 1 };
+  },
+};
+"""
+
+
+def test_second_signal_leaves_a_json_lines_adapters_node_interrupted(tmp_path: Path) -> None:
+    """The adapter's JSON-lines child (a node-module host here, the schematics driver for
+    Angular) is ended by the abort with the run's other commands; its node stays RUNNING
+    (interrupted, run again by --resume), not FAILED by the child's exit."""
+    require_tool("node", install="Node.js 18+")
+    project = copy_example(tmp_path / "p", mock=True)
+    (project / "slow.mjs").write_text(SLOW_MODULE)
+    config_path = project / "averos.config.json"
+    config = json.loads(config_path.read_text())
+    config.update(adapter="node-module", adapterOptions={"module": "./slow.mjs"}, maxAttempts=2)
+    config_path.write_text(json.dumps(config))
+    proc = _start_and_wait_for(project, b'"RUNNING"')
+    time.sleep(1.0)  # the host is started and executing the node
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "FAILED" not in stderr, stderr
+    log = FileCheckpointStore(project / ".averos/checkpoints.json").read()
+    assert [cp.status for cp in log.checkpoints.values()] == [CheckpointStatus.RUNNING]
+    summary = json.loads((project / ".averos/logs/summary.json").read_text())
+    assert summary["failed"] == 0, summary

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import threading
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
@@ -154,16 +153,8 @@ def short(cmd: Sequence[str]) -> str:
 
 
 def _abandoned() -> NoReturn:
-    """The command was ended because the run abandons its running nodes (a second signal, the
-    end of an interrupted run, the exit). In the main thread that is an interrupt. A node's
-    thread returns nothing: the run no longer waits for it, and a failure returned now would
-    be recorded as the node's (FAILED) instead of leaving it interrupted (RUNNING: ``--resume``
-    runs it again). It sleeps until averos-ci exits; what it was building is removed at exit
-    (``template.staging``)."""
-    if threading.current_thread() is threading.main_thread():
-        raise KeyboardInterrupt
-    while True:
-        time.sleep(3600)
+    """See :func:`averos_ci.execute.adapters._children.abandoned`."""
+    children.abandoned()
 
 
 class _Reader:

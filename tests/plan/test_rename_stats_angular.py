@@ -6,6 +6,7 @@ renames (never creations) and the moved model's stats are its content change, co
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -51,9 +52,17 @@ def test_a_renamed_entity_counts_renames_and_its_moved_model_counts_only_its_cha
     assert renames > 1 and f", {renames} to rename, " in text  # Volume and its members
     assert "\n    + bookId" not in text and "\n    + volumeId" not in text  # never "created"
 
-    [moved] = [f for f in wire["codePatch"]["files"] if f["status"] == "renamed"]
-    assert wire["summary"]["files"]["renamed"] == 1  # the moved model, counted once
+    files = wire["codePatch"]["files"]
+    renamed = [f for f in files if f["status"] == "renamed"]
+    [moved] = [f for f in renamed if f["oldPath"] == OLD]
+    assert wire["summary"]["files"]["renamed"] == len(renamed)  # each moved file, counted once
     assert (moved["oldPath"], moved["path"]) == (OLD, NEW)
+    # a file the generator moved is a rename whether the user edited it or not: never a
+    # deletion and a creation
+    created = {f["path"] for f in files if f["status"] == "created"}
+    deleted = {f["path"] for f in files if f["status"] == "deleted"}
+    assert not {p.replace("book", "volume") for p in deleted} & created, (deleted, created)
+    assert not any(f["merged"] for f in renamed if f is not moved)  # nothing of the user's
     diff = git_diff({**wire["codePatch"], "files": [moved]})  # the rename alone
     copy = tmp_path / "copy"
     shutil.copytree(ws, copy, ignore=shutil.ignore_patterns("node_modules", ".angular"))
@@ -69,3 +78,15 @@ def test_a_renamed_entity_counts_renames_and_its_moved_model_counts_only_its_cha
     assert (moved["added"], moved["removed"]) == (added, removed), numstat.stdout
     assert removed > 0 and added < len(volume.splitlines())  # not the whole file as added
     assert f"{OLD} → {NEW} (renamed, +{added} -{removed})" in text
+    # the whole of ``plan --diff`` applies with git and gives each file the bytes the plan
+    # hashed (CRLF and mixed line endings, last lines without newline: the generator's own)
+    whole = tmp_path / "whole"
+    shutil.copytree(ws, whole, ignore=shutil.ignore_patterns("node_modules", ".angular"))
+    assert _git(whole, "init", "-q").returncode == 0
+    applied = _git(whole, "apply", "-", stdin=git_diff(wire["codePatch"]))
+    assert applied.returncode == 0, applied.stderr
+    for f in files:
+        target = whole / f["path"]
+        digest = hashlib.sha256(target.read_bytes()).hexdigest() if target.exists() else None
+        assert digest == f["after"], f["path"]
+        assert f["status"] != "renamed" or not (whole / f["oldPath"]).exists()

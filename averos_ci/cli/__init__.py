@@ -45,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
 
         isolate(sys.argv[1:])
     stop_commands()  # under Actions: no printed text is a workflow command unless framed
+    from averos_ci._interrupt import sigterm_interrupts
+
+    sigterm_interrupts()  # SIGTERM cleans up as Ctrl-C does (exit 130)
     options = plain_validate(sys.argv[1:] if argv is None else argv)
     code = run_cli(argv) if options is None else _validate(options)
     sys.exit(code)

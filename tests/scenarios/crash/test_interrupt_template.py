@@ -53,13 +53,24 @@ def test_an_interrupted_first_run_leaves_nothing_behind(
         assert "SIGINT again: aborting now, abandoning the running nodes: ending npm ci" in said
 
 
-def test_an_interrupted_warm_leaves_nothing_behind(tmp_path: Path, cold_cache: Path) -> None:
-    said = _interrupt_npm_ci(WARM, cwd=tmp_path, cache=cold_cache, signals=1, tmp=tmp_path)
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_an_interrupted_warm_leaves_nothing_behind(
+    tmp_path: Path, cold_cache: Path, sig: signal.Signals
+) -> None:
+    """SIGTERM cleans up as Ctrl-C does (the default SIGTERM skipped every cleanup and left
+    npm running in its own group): the same for every averos-ci entry point."""
+    said = _interrupt_npm_ci(WARM, cwd=tmp_path, cache=cold_cache, signals=1, tmp=tmp_path, sig=sig)
     assert said.strip() == "interrupted"  # no traceback
 
 
 def _interrupt_npm_ci(
-    command: list[str], *, cwd: Path, cache: Path, signals: int, tmp: Path
+    command: list[str],
+    *,
+    cwd: Path,
+    cache: Path,
+    signals: int,
+    tmp: Path,
+    sig: signal.Signals = signal.SIGINT,
 ) -> str:
     """Start ``command``, send SIGINT ``signals`` times once its `npm ci` runs; check that it
     exits 130 leaving no process and no folder in ``cache/templates``; return its stderr."""
@@ -73,7 +84,7 @@ def _interrupt_npm_ci(
     try:
         npm = _wait_for_npm_ci(proc)
         started = {pid: cmdline(pid) for pid in descendants(proc.pid)}
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         if signals == 2:
             _wait_for(lambda: "SIGINT: stopping" in stderr_file.read_text(), proc)
             proc.send_signal(signal.SIGINT)

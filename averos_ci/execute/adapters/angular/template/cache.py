@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from averos_ci._fs import atomic_write_text
+from averos_ci._interrupt import sigterm_interrupts
 from averos_ci.errors import AverosCIError, ExitCode
 
 from ..options import AngularOptions, cache_root
@@ -137,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         cmd.add_argument("--language", default="en")
         cmd.add_argument("--options", default="{}", help="adapterOptions as JSON")
     args = parser.parse_args(argv)
+    sigterm_interrupts()
     options = AngularOptions.model_validate(json.loads(args.options))
     root = cache_root(options)
     try:

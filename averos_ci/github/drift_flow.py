@@ -2,13 +2,14 @@
 default branch against its state on the state branch and keep one issue per project that
 says so.
 
-Two findings open the project's issue (:mod:`averos_ci.forge.issue_sync`, label
+Three findings open the project's issue (:mod:`averos_ci.forge.issue_sync`, label
 ``averos-drift``): *drift* — the generated application in the checkout lacks files the state
-says were generated, or is gone (:mod:`averos_ci.state.drift`) — and *unapplied changes* —
-the default branch's manifest differs from the applied one: a change was merged and never
-applied. While either lasts the issue is updated in place when what it says changes (what
-drifted, since when, the commands to see it); when both are gone it is closed with a comment.
-The check only reads: it never repairs, plans or applies.
+says were generated, or is gone (:mod:`averos_ci.state.drift`) —, *conflict markers* left in
+its generated files (the next apply refuses them), and *unapplied changes* — the default
+branch's manifest differs from the applied one: a change was merged and never applied. While
+one lasts the issue is updated in place when what it says changes (what, since when, the
+commands to see it); when all are gone it is closed with a comment. The check only reads: it
+never repairs or applies.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from averos_ci._actions import annotate
 from averos_ci._markdown import code, code_block
+from averos_ci.execute.regen.markers import find_markers
 from averos_ci.forge.context import FlowContext
 from averos_ci.forge.issue_sync import IssueAction, IssueSync, Label, TrackedIssue
 from averos_ci.plan.model import PlanDiff
@@ -70,8 +72,13 @@ class DriftCheck:
         return self.drift is not None and self.drift.has_drift
 
     @property
+    def markers(self) -> bool:
+        """Generated files hold unresolved conflict markers: the next apply is refused."""
+        return self.drift is not None and bool(self.drift.markers)
+
+    @property
     def found(self) -> bool:
-        return self.drifted or self.unapplied is not None
+        return self.drifted or self.markers or self.unapplied is not None
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,9 @@ def check_drift(ctx: FlowContext) -> DriftCheck:
     config = (ctx.config.config_path or ctx.repo_root / "averos.config.json").resolve()
     shown = config.relative_to(ctx.repo_root) if config.is_relative_to(ctx.repo_root) else config
     drift = planned.drift
+    if drift is not None and drift.modified:  # an edit may hold a merge's unresolved markers
+        found = find_markers(ctx.config.workspace_root, drift.modified)
+        drift = replace(drift, markers=tuple(map(str, found)))
     # the runner's checkout folder is no part of what drifted: the body stays the same
     # from one run to the next while the drift does
     text = render_drift(drift, "markdown") if drift is not None else ""
@@ -132,7 +142,11 @@ def drift_check(ctx: FlowContext) -> DriftOutcome:
 def issue_title(check: DriftCheck) -> str:
     what = " and ".join(
         w
-        for w, on in (("drift", check.drifted), ("unapplied changes", check.unapplied is not None))
+        for w, on in (
+            ("drift", check.drifted),
+            ("conflict markers", check.markers),
+            ("unapplied changes", check.unapplied is not None),
+        )
         if on
     )
     return f"averos-ci: {what} in {check.project}"
@@ -149,8 +163,8 @@ def render_issue(check: DriftCheck, *, since: tuple[str, str, str]) -> str:
         + (f", by [this run]({run_url})" if run_url.startswith("https://") else "")
         + ". This issue is updated while it lasts and closed when it is gone.",
     ]
-    if check.drifted:
-        parts += ["### Drift", check.drift_text]
+    if check.drifted or check.markers:
+        parts += ["### Drift" if check.drifted else "### Conflict markers", check.drift_text]
     if check.unapplied is not None:
         u = check.unapplied
         counts = ", ".join(

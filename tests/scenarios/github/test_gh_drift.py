@@ -112,16 +112,21 @@ def test_scheduled_drift_keeps_one_issue_per_project(tmp_path: Path, fake: FakeG
         f"/repos/{fake.repo}/issues/{issues[p1]['number']}"
     ]
 
-    # 3. p2 is fixed, p3's merged change waits unapplied: p2's issue closed, p3's opened
+    # 3. p2 is fixed, p3's merged change waits unapplied, p0's generated file holds a
+    # merge's conflict markers: p2's issue closed, p3's and p0's opened
     number2 = int(str(issues[p2]["number"]))
-    on_main(mono, "restore", write=kept)
+    p0, marked = names[0], generated(mono, names[0])[0]
+    markers = "<<<<<<< mine\nA\n=======\nB\n>>>>>>> generated\n"
+    on_main(mono, "restore", write={**kept, marked: markers})
     mono.world.commit("p3-more", mono.project_files(3, extra_entities=1), "p03 grows")
     mono.world.merge("p3-more")
     results = drift_run(mono, names)
     issues = open_issues(fake)
-    assert sorted(issues) == [p1, p3]
+    assert sorted(issues) == [p0, p1, p3]
+    assert str(issues[p0]["title"]) == f"averos-ci: conflict markers in {p0}"
+    assert f"{marked.removeprefix(p0 + '/generated/')}:1" in str(issues[p0]["body"])
     assert [r.outputs["issue"] for r in results] == [
-        "",
+        str(issues[p0]["number"]),
         str(issues[p1]["number"]),
         "",  # closed: no open issue
         str(issues[p3]["number"]),
@@ -137,7 +142,7 @@ def test_scheduled_drift_keeps_one_issue_per_project(tmp_path: Path, fake: FakeG
     on_main(mono, "drift p04", remove=tuple(generated(mono, p4)))
     drift_run(mono, names, runs=2)
     issues = open_issues(fake)  # fails on two open issues for a project
-    assert sorted(issues) == [p1, p3, p4]
+    assert sorted(issues) == [p0, p1, p3, p4]
     duplicates = [i for i in fake.issues.values() if i["state_reason"] == "duplicate"]
     assert all(int(d["number"]) > int(str(issues[p4]["number"])) for d in duplicates)
 

@@ -18,6 +18,7 @@ from averos_ci.execute.adapters.angular.options import AngularOptions
 from averos_ci.execute.adapters.angular.template import cache
 from averos_ci.execute.adapters.angular.template.staging import (
     LOCK_FILE,
+    TRASH_PREFIX,
     UNLOCKED_STALE_S,
     staging_folder,
     sweep,
@@ -99,6 +100,8 @@ def test_a_new_build_sweeps_stale_folders_and_only_those(tmp_path: Path) -> None
     old.mkdir()
     long_ago = time.time() - UNLOCKED_STALE_S - 60
     os.utime(old, (long_ago, long_ago))
+    cut_short = tmp_path / f"{TRASH_PREFIX}0123"  # a removal cut short: its lock went first
+    (cut_short / "workspace/node_modules").mkdir(parents=True)
     template = tmp_path / "App-1"  # a ready template
     template.mkdir()
     try:

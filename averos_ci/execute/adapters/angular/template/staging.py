@@ -19,6 +19,7 @@ import shutil
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +31,10 @@ LOCK_FILE = ".building.lock"
 # A folder without a lock is one being created or published this very moment (microseconds),
 # or one an earlier averos-ci left (they had no lock): the latter goes once it is this old.
 UNLOCKED_STALE_S = 3600.0
+# A folder being removed is first renamed to this prefix: a removal cut short (Ctrl-C, a kill)
+# leaves a folder any sweep removes at once, never one that looks freshly made and unlocked
+# (rmtree may unlink the lock file first).
+TRASH_PREFIX = ".del-"
 _unfinished: set[Path] = set()
 
 
@@ -48,7 +53,7 @@ def staging_folder(parent: Path, *, prefix: str) -> Iterator[Path]:
         with _proc.holding(fd):
             yield path
     finally:
-        shutil.rmtree(path, ignore_errors=True)
+        _remove(path)
         _unfinished.discard(path)
         os.close(fd)
 
@@ -63,6 +68,10 @@ def publish(staged: Path, target: Path) -> None:
 def sweep(parent: Path) -> list[Path]:
     """Remove the staging folders in ``parent`` that nobody builds in any more; those removed."""
     removed = []
+    for path in sorted(parent.glob(f"{TRASH_PREFIX}*")):  # removals cut short
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
     for path in sorted(parent.glob(".*.tmp-*")):
         if path.is_dir() and not path.is_symlink() and _remove_if_stale(path):
             removed.append(path)
@@ -84,7 +93,7 @@ def _remove_if_stale(path: Path) -> bool:
     except FileNotFoundError:
         with contextlib.suppress(OSError):
             if time.time() - path.stat().st_mtime > UNLOCKED_STALE_S:
-                shutil.rmtree(path, ignore_errors=True)
+                _remove(path)
                 return True
         return False
     except OSError:  # not ours to judge (permissions)
@@ -94,7 +103,7 @@ def _remove_if_stale(path: Path) -> bool:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return False  # a builder, or a command it started, still runs
-        shutil.rmtree(path, ignore_errors=True)  # under the lock: another sweeper waits
+        _remove(path)  # under the lock: another sweeper waits
         return True
     finally:
         os.close(fd)
@@ -114,12 +123,22 @@ def _remove_unfinished() -> None:
         )
         try:
             for _ in range(3):  # its builder's thread may be removing it too: go again
-                shutil.rmtree(path, ignore_errors=True)
+                _remove(path)
                 if not path.exists():
                     break
         except KeyboardInterrupt:
             _say(f"left {path}: the next build removes it")
             return
+
+
+def _remove(path: Path) -> None:
+    """Remove the folder ``path``, renamed to a :data:`TRASH_PREFIX` name first (one rename)."""
+    trash = path.parent / f"{TRASH_PREFIX}{uuid.uuid4().hex}"
+    try:
+        os.rename(path, trash)
+    except OSError:  # gone already (published, removed), or not renamable: remove in place
+        trash = path
+    shutil.rmtree(trash, ignore_errors=True)
 
 
 def _say(line: str) -> None:

@@ -24,7 +24,7 @@ from averos_ci._fs import contained
 from averos_ci.config import RunConfig
 from averos_ci.errors import AverosCIError, PlanConflicts
 from averos_ci.execute.averos_logs import AverosExecutionLog, write_execution_plan
-from averos_ci.execute.console import ConsoleListener, summary_line
+from averos_ci.execute.console import ConsoleListener, code_change_text, summary_line
 from averos_ci.execute.contracts import CancelToken, ExecutionAdapter, ExecutionContext
 from averos_ci.execute.events import RunnerEventListener
 from averos_ci.execute.listeners import EVENTS_FILE_NAME, JsonlEventLog, load_listeners
@@ -172,15 +172,6 @@ def _run(
         apply_patch(pp.patch, config.workspace_root, markers=True)
         _ready(adapter, config, cancel=cancel, verbose=verbose)
         state = _record(pp, config=config, adapter=adapter, plan=plan)
-        contents = pp.patch.contents
-        deleted = sum(1 for c in contents.values() if c is None)
-        marked = len(pp.patch.conflicts)
-        print(
-            f"applied the code change: {len(contents) - deleted} file(s) written, {deleted} "
-            f"deleted"
-            + (f", {marked} with conflict markers to resolve" if marked else "")
-            + f"; state serial {state.serial}"
-        )
         summary, records = with_code_change(
             result.summary,
             result.records,
@@ -188,6 +179,11 @@ def _run(
             duration_ms=int((time.perf_counter() - started) * 1000),
         )
         result = dataclasses.replace(result, summary=summary, records=records)
+        change = summary.code_change
+        if change is not None:  # the same counts as the run's last line and its reports
+            print(
+                f"applied the code change: {code_change_text(change)}; state serial {state.serial}"
+            )
     print(summary_line(result.summary))
     return Regenerated(plan, result, state)
 

@@ -4,13 +4,13 @@ project — read from the branch alone, written as plain HTML and CSS."""
 
 from __future__ import annotations
 
-from averos_ci.dashboard.drift import DRIFT, DRIFT_FORMAT_VERSION, DriftRecord, drift_record
+from averos_ci.dashboard.drift import DRIFT_FORMAT_VERSION, DRIFT_RECORDS, DriftRecord, drift_path
 from averos_ci.dashboard.model import ClaimStatus, Dashboard, ProjectView
 from averos_ci.dashboard.site import STUCK_AFTER, DashboardSite, build_dashboard
 
 __all__ = [
-    "DRIFT",
     "DRIFT_FORMAT_VERSION",
+    "DRIFT_RECORDS",
     "STUCK_AFTER",
     "ClaimStatus",
     "Dashboard",
@@ -18,5 +18,5 @@ __all__ = [
     "DriftRecord",
     "ProjectView",
     "build_dashboard",
-    "drift_record",
+    "drift_path",
 ]

@@ -1,7 +1,8 @@
-"""The drift record of one project on the state branch: ``<project>/drift.json``.
+"""The drift record of one project on the state branch: ``.drift/<project>.json``.
 
-Written by the scheduled drift check (``averos-ci drift`` over every project) after each
-check, read by the dashboard. Versioned (``formatVersion``) like every persisted file; a
+Written by the scheduled drift check (``averos-ci github drift``,
+:mod:`averos_ci.statebranch.drift_record`) when its findings change, removed when the project
+is clean; read by the dashboard. Versioned (``formatVersion``) like every persisted file; a
 reader meeting a newer version says so instead of guessing.
 """
 
@@ -9,15 +10,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from averos_ci.errors import StateError
+from averos_ci.statebranch.drift_record import FORMAT_VERSION as DRIFT_FORMAT_VERSION
+from averos_ci.statebranch.drift_record import RECORDS as DRIFT_RECORDS
+from averos_ci.statebranch.drift_record import record_path as drift_path
 
-if TYPE_CHECKING:
-    from averos_ci.state.drift import DriftReport
-
-DRIFT = "drift.json"
-DRIFT_FORMAT_VERSION = 1
 CHANGES = ("missing", "modified", "deleted")  # a generated file: gone, edited, deleted by a user
 
 
@@ -28,33 +27,34 @@ class DriftFile:
 
 
 @dataclass(frozen=True)
+class Unapplied:
+    """The default branch's manifest differs from the applied one: a merge never applied."""
+
+    applied: str | None  # the applied manifest's hash
+    default_branch: str | None  # the default branch's manifest's hash
+    changes: int  # nodes a plan would add, update or remove, and conflicts
+
+
+@dataclass(frozen=True)
 class DriftRecord:
     checked_at: str
-    drifted: bool
+    drifted: bool  # generated files are gone or edited, or the application is absent
     files: tuple[DriftFile, ...] = ()
     absent: str | None = None  # why the whole application is missing, if it is
     run_url: str | None = None
+    markers: tuple[str, ...] = ()  # generated files holding unresolved conflict markers
+    unapplied: Unapplied | None = None
+    since: str | None = None  # when the check first found it (kept while it lasts)
+    commit: str | None = None  # the default branch's commit checked
 
-
-def drift_record(
-    report: DriftReport, *, checked_at: str, run_url: str | None = None
-) -> dict[str, Any]:
-    """The ``drift.json`` content for a drift check's report (what the scheduled check writes)."""
-    files = [{"path": p, "change": "missing"} for p in sorted(report.missing)]
-    files += [{"path": p, "change": "modified"} for p in report.modified]
-    files += [{"path": p, "change": "deleted"} for p in report.deleted]
-    return {
-        "formatVersion": DRIFT_FORMAT_VERSION,
-        "checkedAt": checked_at,
-        "drifted": report.has_drift,
-        "absent": report.absent,
-        "files": files,
-        "runUrl": run_url,
-    }
+    @property
+    def found(self) -> bool:
+        """Anything to see: drift, conflict markers or unapplied changes."""
+        return self.drifted or bool(self.markers) or self.unapplied is not None
 
 
 def parse_drift(raw: bytes, *, where: str) -> DriftRecord:
-    """``drift.json`` read from the state branch (anyone who can push there wrote it)."""
+    """A drift record read from the state branch (anyone who can push there wrote it)."""
     try:
         data = json.loads(raw.decode("utf-8"))
     except ValueError:
@@ -68,6 +68,7 @@ def parse_drift(raw: bytes, *, where: str) -> DriftRecord:
             hint="upgrade averos-ci",
         )
     files = data.get("files")
+    markers = data.get("markers")
     return DriftRecord(
         checked_at=str(data.get("checkedAt") or ""),
         drifted=data.get("drifted") is True,
@@ -76,6 +77,37 @@ def parse_drift(raw: bytes, *, where: str) -> DriftRecord:
             for f in (files if isinstance(files, list) else [])
             if isinstance(f, dict)
         ),
-        absent=str(data["absent"]) if data.get("absent") else None,
-        run_url=str(data["runUrl"]) if data.get("runUrl") else None,
+        absent=_text(data.get("absent")),
+        run_url=_text(data.get("runUrl")),
+        markers=tuple(str(m) for m in (markers if isinstance(markers, list) else [])),
+        unapplied=_unapplied(data.get("unapplied")),
+        since=_text(data.get("since")),
+        commit=_text(data.get("commit")),
     )
+
+
+def _unapplied(value: Any) -> Unapplied | None:
+    if not isinstance(value, dict):
+        return None
+    counts = (value.get(k) for k in ("toAdd", "toUpdate", "toRemove", "conflicts"))
+    return Unapplied(
+        applied=_text(value.get("applied")),
+        default_branch=_text(value.get("defaultBranch")),
+        changes=sum(n for n in counts if isinstance(n, int) and not isinstance(n, bool)),
+    )
+
+
+def _text(value: Any) -> str | None:
+    return str(value) if value else None
+
+
+__all__ = [
+    "CHANGES",
+    "DRIFT_FORMAT_VERSION",
+    "DRIFT_RECORDS",
+    "DriftFile",
+    "DriftRecord",
+    "Unapplied",
+    "drift_path",
+    "parse_drift",
+]

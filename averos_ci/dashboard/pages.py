@@ -40,14 +40,23 @@ def statuses(p: ProjectView) -> str:
     if p.claim is not None:
         kind = {ClaimStatus.RUNNING: "info", ClaimStatus.STUCK: "bad", ClaimStatus.FAILED: "bad"}
         found.append(badge(kind[p.claim.status], f"apply {p.claim.status}"))
-    if p.drifted:
-        found.append(badge("warn", "drifted"))
+    found += [badge("warn", what) for what in drift_findings(p)]
     if p.runs and p.runs[-1].failed:
         last = p.runs[-1]
         found.append(badge("bad", "apply abandoned" if last.action == "abandon" else "failed"))
     if p.serial is None and not p.error:
         found.append(badge("info", "not applied"))
     return " ".join(found) or badge("ok", "in sync")
+
+
+def drift_findings(p: ProjectView) -> list[str]:
+    """What the project's drift record says, in words (nothing: no record, or clean)."""
+    r = p.drift
+    if r is None:
+        return []
+    found = [("drifted", r.drifted), ("conflict markers", bool(r.markers))]
+    found.append(("unapplied changes", r.unapplied is not None))
+    return [what for what, on in found if on]
 
 
 def index_page(d: Dashboard) -> str:
@@ -94,17 +103,18 @@ def index_page(d: Dashboard) -> str:
         ),
         '<h2 id="drift">Drift</h2>\n',
         table(
-            "Projects whose application differs from its state",
-            ["Project", "Checked", "Files", "Run"],
+            "Projects whose application differs from its state, or whose merged changes wait",
+            ["Project", "Found", "Since", "Files", "Run"],
             (
                 [
                     link(project_file(p.name), p.name),
-                    when(parse_time(p.drift.checked_at)),
+                    text(", ".join(drift_findings(p))),
+                    when(parse_time(p.drift.since or p.drift.checked_at)),
                     text(len(p.drift.files)) + (" (application absent)" if p.drift.absent else ""),
                     outside_link(p.drift.run_url, "run"),
                 ]
                 for p in d.projects
-                if p.drift is not None and p.drift.drifted
+                if p.drift is not None and p.drift.found
             ),
             empty="No project is drifted (as far as the drift checks recorded).",
         ),

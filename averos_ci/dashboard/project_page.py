@@ -17,7 +17,7 @@ from averos_ci.dashboard.page import (
     text,
     when,
 )
-from averos_ci.dashboard.pages import MAX_DRIFT_FILES, TITLE, statuses
+from averos_ci.dashboard.pages import MAX_DRIFT_FILES, TITLE, drift_findings, statuses
 
 
 def project_page(d: Dashboard, p: ProjectView) -> str:
@@ -107,13 +107,28 @@ def _claim(p: ProjectView) -> str:
 def _drift(p: ProjectView) -> str:
     r = p.drift
     if r is None:
-        return '<p class="empty">No drift check is recorded for this project.</p>\n'
+        return '<p class="empty">The drift checks found nothing in this project.</p>\n'
+    found = drift_findings(p)
     head = (
-        f"<p>Checked {text(r.checked_at)}: "
-        + (badge("warn", "drifted") if r.drifted else badge("ok", "no drift"))
+        f"<p>Found since {text(r.since or r.checked_at)}"
+        + (f" at commit {short(r.commit)}" if r.commit else "")
+        + ": "
+        + (" ".join(badge("warn", w) for w in found) or badge("ok", "no drift"))
         + (f" — {text(r.absent)}" if r.absent else "")
         + f" ({outside_link(r.run_url, 'the check')})</p>\n"
     )
+    if r.markers:
+        head += (
+            "<p>Conflict markers in: "
+            + ", ".join(f"<code>{text(m)}</code>" for m in r.markers[:MAX_DRIFT_FILES])
+            + "</p>\n"
+        )
+    if r.unapplied is not None:
+        u = r.unapplied
+        head += (
+            f"<p>Merged but not applied: {text(u.changes)} change(s); applied manifest "
+            f"{short(u.applied)}, default branch's {short(u.default_branch)}.</p>\n"
+        )
     shown = r.files[:MAX_DRIFT_FILES]
     more = len(r.files) - len(shown)
     return (

@@ -10,7 +10,7 @@ from pathlib import Path, PurePosixPath
 
 import git
 
-from averos_ci.dashboard.drift import DRIFT, parse_drift
+from averos_ci.dashboard.drift import DRIFT_RECORDS, parse_drift
 from averos_ci.dashboard.model import (
     Claim,
     ClaimStatus,
@@ -23,12 +23,13 @@ from averos_ci.dashboard.model import (
 from averos_ci.dashboard.snapshot import indexed
 from averos_ci.errors import AverosCIError, InputError
 from averos_ci.statebranch.claim import CLAIM, PARTIAL, RUNS
+from averos_ci.statebranch.drift_record import RECORDS, record_project
 from averos_ci.statebranch.state_branch import StateBranch
 from averos_ci.stateops.show import ClaimView, read_view
 
 HISTORY = 200  # commits per project page; older ones stay in `git log`
 MAX_COMMITS = 20_000  # of the branch walked for the history pages and the claims' progress
-_MARKERS = ("state.json", CLAIM, DRIFT)
+_MARKERS = ("state.json", CLAIM)
 
 
 def read_dashboard(
@@ -90,12 +91,17 @@ def resolve_tip(repo: git.Repo, *, branch: str, ref: str | None, remote: str) ->
 
 
 def list_projects(paths: list[str]) -> list[str]:
-    """The folders that hold a project's files: a state, a claim, a drift record, run
-    records. A partial workspace is a generated tree: nothing in it names a project."""
+    """The projects with files on the branch: a folder with a state, a claim or run records,
+    or a drift record (``.drift/<project>.json``). A partial workspace is a generated tree:
+    nothing in it names a project."""
     found: set[str] = set()
     for line in paths:
         parts = PurePosixPath(line).parts
         if not line or PARTIAL in parts[:-1]:
+            continue
+        if parts[0] == RECORDS:
+            if (project := record_project(line)) is not None:
+                found.add(project)
             continue
         if len(parts) >= 2 and parts[-1] in _MARKERS:
             found.add("/".join(parts[:-1]))
@@ -115,8 +121,9 @@ def _project(
 ) -> ProjectView:
     try:
         view = read_view(sb, tip, name)
-        raw = sb.read(tip, f"{name}/{DRIFT}")
-        drift = None if raw is None else parse_drift(raw, where=f"{sb.branch}:{name}/{DRIFT}")
+        path = f"{DRIFT_RECORDS}/{name}.json"  # a name read from the branch's tree
+        raw = sb.read(tip, path)
+        drift = None if raw is None else parse_drift(raw, where=f"{sb.branch}:{path}")
     except AverosCIError as exc:  # one unreadable folder must not hide the others
         return ProjectView(name, commits=commits, error=str(exc))
     state = view.state
@@ -199,7 +206,10 @@ def histories(repo: git.Repo, tip: str, projects: list[str]) -> dict[str, tuple[
 
 
 def _owner(path: str, known: set[str]) -> str | None:
-    """The project whose folder holds ``path``: the longest folder of it that is a project."""
+    """The project whose folder holds ``path`` (the longest folder of it that is a project),
+    or whose drift record it is."""
+    if (project := record_project(path)) is not None:
+        return project if project in known else None
     parts = path.split("/")
     for i in range(len(parts) - 1, 0, -1):
         prefix = "/".join(parts[:i])

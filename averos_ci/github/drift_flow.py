@@ -8,8 +8,10 @@ says were generated, or is gone (:mod:`averos_ci.state.drift`) —, *conflict ma
 its generated files (the next apply refuses them), and *unapplied changes* — the default
 branch's manifest differs from the applied one: a change was merged and never applied. While
 one lasts the issue is updated in place when what it says changes (what, since when, the
-commands to see it); when all are gone it is closed with a comment. The check only reads: it
-never repairs or applies.
+commands to see it); when all are gone it is closed with a comment. The findings are also
+recorded on the state branch for the dashboard (``.drift/<project>.json``,
+:mod:`averos_ci.statebranch.drift_record`), committed only when they change. The check never
+repairs or applies.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from averos_ci.forge.issue_sync import IssueAction, IssueSync, Label, TrackedIss
 from averos_ci.plan.model import PlanDiff
 from averos_ci.planning import plan_project
 from averos_ci.state.drift import DriftReport, render_drift
+from averos_ci.statebranch.drift_record import findings, save_record
+from averos_ci.statebranch.landing import Backoff
 from averos_ci.statebranch.project_state import BranchState
 
 LABEL = Label(
@@ -46,11 +50,26 @@ class Unapplied:
     to_update: int
     to_remove: int
     conflicts: int
+    applied: str | None = None  # the applied manifest's hash (None: nothing applied yet)
+    default_branch: str = ""  # the default branch's manifest's hash
 
     @classmethod
-    def of(cls, diff: PlanDiff) -> Unapplied | None:
-        found = cls(len(diff.to_add), len(diff.to_update), len(diff.to_remove), len(diff.conflicts))
+    def of(
+        cls, diff: PlanDiff, *, applied: str | None = None, default_branch: str = ""
+    ) -> Unapplied | None:
+        counts = len(diff.to_add), len(diff.to_update), len(diff.to_remove), len(diff.conflicts)
+        found = cls(*counts, applied=applied, default_branch=default_branch)
         return found if found.total else None
+
+    def to_record(self) -> dict[str, object]:
+        return {
+            "applied": self.applied,
+            "defaultBranch": self.default_branch,
+            "toAdd": self.to_add,
+            "toUpdate": self.to_update,
+            "toRemove": self.to_remove,
+            "conflicts": self.conflicts,
+        }
 
     @property
     def total(self) -> int:
@@ -91,7 +110,8 @@ def check_drift(ctx: FlowContext) -> DriftCheck:
     """The project's drift and unapplied changes at the checked-out commit (read only)."""
     sb = ctx.state_branch()
     tip = sb.fetch()
-    planned = plan_project(ctx.config, BranchState(sb, tip, ctx.project), code_patch="off")
+    base = BranchState(sb, tip, ctx.project)
+    planned = plan_project(ctx.config, base, code_patch="off")
     for warning in planned.warnings:
         annotate("warning", warning)
     config = (ctx.config.config_path or ctx.repo_root / "averos.config.json").resolve()
@@ -110,13 +130,18 @@ def check_drift(ctx: FlowContext) -> DriftCheck:
         config=shown.as_posix(),
         state_branch=ctx.settings.state_branch,
         drift=drift,
-        unapplied=Unapplied.of(planned.plan.diff),
+        unapplied=Unapplied.of(
+            planned.plan.diff,
+            applied=base.state.manifest_hash if base.state is not None else None,
+            default_branch=planned.plan.manifest_hash,
+        ),
         drift_text=text.rstrip(),
     )
 
 
 def drift_check(ctx: FlowContext) -> DriftOutcome:
-    """Check the project and bring its issue up to date (the ``drift`` command's flow)."""
+    """Check the project, bring its issue and its record on the state branch up to date
+    (the ``drift`` command's flow)."""
     check = check_drift(ctx)
     issue = TrackedIssue(
         ctx.client, label=LABEL, key=f"drift:{check.project}", author=ctx.bot_login()
@@ -133,10 +158,26 @@ def drift_check(ctx: FlowContext) -> DriftOutcome:
         unapplied=check.unapplied is not None,
         issue=synced.number if check.found and synced.number else "",  # the open one only
     )
+    record_drift(ctx, check)  # after the issue: a refused push still leaves it up to date
     line = _status_line(check, synced)
     print(line)
     ctx.report.add_summary(line + "\n")
     return DriftOutcome(check, synced)
+
+
+def record_drift(ctx: FlowContext, check: DriftCheck) -> str | None:
+    """Write the check's findings to ``.drift/<project>.json`` on the state branch (removed
+    when clean) for the dashboard; the commit, or ``None`` when the record did not change."""
+    unapplied = check.unapplied.to_record() if check.unapplied is not None else None
+    return save_record(
+        ctx.state_branch(),
+        check.project,
+        findings(check.drift, unapplied=unapplied),
+        checked_at=_now(),
+        commit=check.commit,
+        run_url=ctx.env.run_url,
+        backoff=Backoff.from_settings(ctx.settings),
+    )
 
 
 def issue_title(check: DriftCheck) -> str:

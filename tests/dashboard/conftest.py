@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from averos_ci.cli import run_cli
-from averos_ci.dashboard import DRIFT, drift_record
 from averos_ci.state.drift import DriftReport
 from averos_ci.statebranch import claim as claim_module
 from averos_ci.statebranch.claim import CLAIM, RUNS, write_claim, write_json
+from averos_ci.statebranch.drift_record import findings, save_record
+from averos_ci.statebranch.landing import Backoff
 from averos_ci.statebranch.state_branch import StateBranch
 from tests.conftest import GIT_IDENTITY
 from tests.github.gh_fake import running_fake
@@ -72,7 +73,7 @@ def _commit(sb: StateBranch, files: dict[str, Path], message: str) -> None:
 
 def _write_extras(world: World, scratch: Path, mp: pytest.MonkeyPatch) -> None:
     """What the product writes, through its own writers: claims (statebranch.claim) and the
-    drift record (averos_ci.dashboard.drift)."""
+    drift record (averos_ci.statebranch.drift_record)."""
     sb = StateBranch(world.dev)
     sha = git(world.dev, "rev-parse", "HEAD")
     # an apply that claimed `payments` two days ago and never pushed progress again
@@ -115,8 +116,6 @@ def _write_extras(world: World, scratch: Path, mp: pytest.MonkeyPatch) -> None:
         missing={"src/app/todo-task.ts": ("entity:ToDoTask",)},
         modified=("src/app/app.component.html",),
     )
-    now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-    write_json(scratch / "drift.json", drift_record(report, checked_at=now))
     record = scratch / "attack.json"
     write_json(record, {"sha": sha, "planHash": "c" * 64, "approvedBy": ATTACK_APPROVER})
     _commit(
@@ -124,11 +123,14 @@ def _write_extras(world: World, scratch: Path, mp: pytest.MonkeyPatch) -> None:
         {
             f"{RUNNING}/{CLAIM}": scratch / RUNNING / CLAIM,
             f"{ABANDONED}/{CLAIM}": scratch / ABANDONED / CLAIM,
-            f"default/{DRIFT}": scratch / "drift.json",
             f"{ATTACK}/{RUNS}/2026-12-01T000000.000Z-{sha[:12]}.json": record,
         },
-        "averos-ci: running claim, drift record, a folder named as markup",
+        "averos-ci: running claim, a folder named as markup",
     )
+    now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    found = findings(report)
+    assert save_record(sb, "default", found, checked_at=now, commit=sha, run_url=None,
+                       backoff=Backoff())  # fmt: skip
     with mp.context() as here:  # the operator's command, in their clone
         here.chdir(world.dev)
         args = ["state", "abandon", "--project", ABANDONED, "--reason", REASON]

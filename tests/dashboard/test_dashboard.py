@@ -54,6 +54,9 @@ def test_the_model_holds_what_the_applies_wrote(state_world: StateWorld, tmp_pat
     # every apply and the drift record are commits of this folder
     assert len(default.commits) >= 3
     assert default.drifted and {f.change for f in default.drift.files} == {"missing", "modified"}
+    # the drift check's record lives outside the project's folder (its apply lock)
+    record = _show(state_world.clone, "averos-state", ".drift/default.json")
+    assert record["project"] == "default" and default.drift.since == record["since"]
     claims = {p.name: p.claim.status for p in d.projects if p.claim is not None}
     assert claims == {
         STUCK: ClaimStatus.STUCK,

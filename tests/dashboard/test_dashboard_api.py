@@ -13,13 +13,14 @@ import averos_ci.dashboard as dashboard
 from averos_ci.dashboard.drift import parse_drift
 from averos_ci.errors import StateError
 from averos_ci.state.drift import DriftReport
+from averos_ci.statebranch.drift_record import findings
 
 
 def test_every_public_name_is_there_once() -> None:
     assert len(set(dashboard.__all__)) == len(dashboard.__all__)
     for name in dashboard.__all__:
         assert getattr(dashboard, name) is not None, name
-    assert {"build_dashboard", "drift_record", "DRIFT"} <= set(dashboard.__all__)
+    assert {"build_dashboard", "drift_path", "DRIFT_RECORDS"} <= set(dashboard.__all__)
 
 
 def test_a_drift_record_reads_back_as_written(tmp_path: Path) -> None:
@@ -31,14 +32,18 @@ def test_a_drift_record_reads_back_as_written(tmp_path: Path) -> None:
         modified=("b.html",),
         deleted=("c.css",),
     )
-    raw = json.dumps(dashboard.drift_record(report, checked_at="2026-12-04T17:00:00Z"))
-    record = parse_drift(raw.encode(), where="averos-state:p/drift.json")
+    found = findings(report, unapplied={"applied": "a" * 64, "defaultBranch": "b" * 64, "toAdd": 2})
+    assert found is not None
+    raw = json.dumps({"formatVersion": 1, **found, "checkedAt": "2026-12-04T17:00:00Z"})
+    record = parse_drift(raw.encode(), where="averos-state:.drift/p.json")
     assert record.drifted and record.checked_at == "2026-12-04T17:00:00Z"
     assert [(f.path, f.change) for f in record.files] == [
         ("a.ts", "missing"),
         ("b.html", "modified"),
         ("c.css", "deleted"),
     ]
+    assert record.unapplied is not None and record.unapplied.changes == 2
+    assert record.unapplied.applied == "a" * 64 and record.found
 
 
 @pytest.mark.parametrize(
@@ -51,8 +56,8 @@ def test_a_drift_record_reads_back_as_written(tmp_path: Path) -> None:
 )
 def test_a_bad_drift_record_is_a_located_error(raw: bytes, needle: str) -> None:
     with pytest.raises(StateError) as err:
-        parse_drift(raw, where="averos-state:p/drift.json")
-    assert needle in str(err.value) and "averos-state:p/drift.json" in str(err.value)
+        parse_drift(raw, where="averos-state:.drift/p.json")
+    assert needle in str(err.value) and "averos-state:.drift/p.json" in str(err.value)
     assert err.value.hint
 
 
@@ -63,10 +68,10 @@ def test_an_unreadable_folder_is_shown_and_the_others_still_are(
         subprocess.run(["git", *args], cwd=git_dir, check=True, capture_output=True)
 
     git("checkout", "-q", "--orphan", "averos-state")
-    for rel, text in {"broken/drift.json": "{", "fine/drift.json": "{}"}.items():
+    for rel, text in {".drift/broken.json": "{", ".drift/fine.json": "{}"}.items():
         (git_dir / rel).parent.mkdir(parents=True, exist_ok=True)
         (git_dir / rel).write_text(text, encoding="utf-8")
-    (git_dir / "fine" / "drift.json").write_text(
+    (git_dir / ".drift" / "fine.json").write_text(
         json.dumps({"formatVersion": 1, "checkedAt": "2026-12-04T17:00:00Z", "drifted": False}),
         encoding="utf-8",
     )

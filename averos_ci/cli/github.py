@@ -29,6 +29,15 @@ ConfigOption = Annotated[
     Path | None,
     typer.Option("--config", help="Config file (default: averos.config.json at the repo root)."),
 ]
+# a matrix entry's config: above 256 changed projects a batch, one config a line
+BatchConfigOption = Annotated[
+    str | None,
+    typer.Option(
+        "--config",
+        help="Config file (default: averos.config.json at the repo root); several, one a "
+        "line, for a batch of projects (each runs in turn).",
+    ),
+]
 
 
 def _run(
@@ -38,54 +47,54 @@ def _run(
     from averos_ci.github.plan_comment import PlanOutcome
 
     outcome = run_github(command, config_path=config, **opts)
-    if isinstance(outcome, PlanOutcome) and outcome.plan and not outcome.plan.applicable:
+    # a batch of projects (a multi-line --config) returns each project's outcome, all run
+    outcomes = outcome if isinstance(outcome, list) else [outcome]
+    conflicting = [
+        o.plan.plan_hash[:12]
+        for o in outcomes
+        if isinstance(o, PlanOutcome) and o.plan and not o.plan.applicable
+    ]
+    if conflicting:
         # The same code as `plan --detailed-exitcode` and `run` for a conflicting plan; the
         # comment and the failure status have been posted already.
         from averos_ci.errors import PlanConflicts
 
+        plans = "plans" if len(conflicting) > 1 else "plan"
         raise PlanConflicts(
-            f"plan {outcome.plan.plan_hash[:12]} has conflicts and cannot be applied",
+            f"{plans} {', '.join(conflicting)} {'have' if len(conflicting) > 1 else 'has'} "
+            "conflicts and cannot be applied",
             hint=conflict_hint,
         )
     return 0
 
 
 @github_app.command()
-def plan(config: ConfigOption = None) -> int:
+def plan(config: BatchConfigOption = None) -> int:
     """pull_request: post the plan (sticky comment) and the averos-ci/plan statuses;
     merge_group: check that the group's plan is approved."""
     return _run("plan", config)
 
 
 @github_app.command()
-def approve(config: ConfigOption = None) -> int:
+def approve(config: BatchConfigOption = None) -> int:
     """issue_comment '/averos approve' or an approving pull_request_review."""
     return _run("approve", config)
 
 
 @github_app.command()
-def apply(config: ConfigOption = None) -> int:
+def apply(config: BatchConfigOption = None) -> int:
     """push to the default branch: apply the merged, approved plan."""
     return _run("apply", config)
 
 
 @github_app.command()
-def auto(config: ConfigOption = None) -> int:
+def auto(config: BatchConfigOption = None) -> int:
     """Dispatch on $GITHUB_EVENT_NAME (plan / approve / apply)."""
     return _run("auto", config)
 
 
 @github_app.command()
-def drift(
-    config: Annotated[
-        str | None,
-        typer.Option(
-            "--config",
-            help="Config file (default: averos.config.json at the repo root); several, one a "
-            "line, for a batch of projects.",
-        ),
-    ] = None,
-) -> int:
+def drift(config: BatchConfigOption = None) -> int:
     """schedule / workflow_dispatch: check the project for drift and merged but unapplied
     changes, and keep its one 'averos-drift' issue up to date (opened, updated, closed)."""
     return _run("drift", config)
@@ -99,12 +108,13 @@ def gate(config: ConfigOption = None) -> int:
 
 @github_app.command()
 def patch(
-    config: ConfigOption = None,
+    config: BatchConfigOption = None,
     out: Annotated[
         Path | None,
         typer.Option(
             "--out",
-            help="Result file (default: $RUNNER_TEMP/averos-ci-patch/averos-patch.json).",
+            help="Result file (default: $RUNNER_TEMP/averos-ci-patch/averos-patch.json); a "
+            "batch writes the k-th project's as averos-patch-<k>.json beside it.",
         ),
     ] = None,
 ) -> int:
@@ -115,13 +125,14 @@ def patch(
 
 @github_app.command()
 def complete(
-    config: ConfigOption = None,
+    config: BatchConfigOption = None,
     patch_file: Annotated[
         Path | None,
         typer.Option(
             "--patch",
             help="The patch job's result file (default: "
-            "$RUNNER_TEMP/averos-ci-patch/averos-patch.json).",
+            "$RUNNER_TEMP/averos-ci-patch/averos-patch.json); a batch reads the k-th "
+            "project's as averos-patch-<k>.json beside it.",
         ),
     ] = None,
 ) -> int:

@@ -11,7 +11,7 @@ route is taken: a job loads the flow it runs, not every flow of the package.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -214,8 +214,9 @@ JOBS: Mapping[str, Job] = {"gate": _gate, "patch": _patch, "complete": _complete
 RESOLVES_PLAN_STATUS = frozenset({"plan", "auto"})
 COMMANDS = ("plan", "approve", "apply", "auto", "gate", "patch", "complete", "drift")
 # A matrix entry may be a batch of projects (``averos-ci projects`` above 256): its ``config``
-# holds their config files one a line, and these commands run once per config.
-BATCHED = frozenset({"drift"})
+# holds their config files one a line, and every command of a matrix job runs once per config
+# (``gate`` is one job over all projects: it takes no batch).
+BATCHED = frozenset({"plan", "approve", "apply", "auto", "patch", "complete", "drift"})
 
 
 def route(command: str, event: Event) -> Route | None:
@@ -243,19 +244,24 @@ def run_github(
     """
     if command not in COMMANDS:
         raise InputError(f"unknown command {command!r}", hint=f"use one of {', '.join(COMMANDS)}")
-    configs = str(config_path or "").split("\n")
-    if command in BATCHED and len([c for c in configs if c.strip()]) > 1:
-        return _run_batch(command, [c.strip() for c in configs if c.strip()], environ, transport)
     options = Options(config_path, environ, transport, apply_fn, out, patch_path)
+    configs = [c.strip() for c in str(config_path or "").split("\n") if c.strip()]
+    if command in BATCHED and len(configs) > 1:
+        return _run_batch(command, configs, options)
     if command in JOBS:
         return JOBS[command](options)
+    return _run_one(command, options)
+
+
+def _run_one(command: str, o: Options) -> Any:
+    """One project's routed command: the flow its route takes for the Actions event."""
     try:
-        ctx = open_context(config_path=config_path, environ=environ, transport=transport)
+        ctx = open_context(config_path=o.config_path, environ=o.environment, transport=o.transport)
     except AverosCIError as exc:
         if command in RESOLVES_PLAN_STATUS:
             from averos_ci.github.plan_flow import fail_unconfigured_plan
 
-            fail_unconfigured_plan(exc, environ=environ, transport=transport)
+            fail_unconfigured_plan(exc, environ=o.environment, transport=o.transport)
         raise
     try:
         event = load_event(ctx.env.event_name, ctx.env.event_path)
@@ -265,30 +271,56 @@ def run_github(
                 f"'github {command}' cannot handle the {ctx.env.event_name!r} event",
                 hint="use 'averos-ci github auto' to dispatch on the event",
             )
-        return taken.flow(ctx, event, options)
+        return taken.flow(ctx, event, o)
     finally:
         ctx.report.flush()
         ctx.close()
 
 
-def _run_batch(
-    command: str,
-    configs: list[str],
-    environ: Mapping[str, str] | None,
-    transport: httpx.BaseTransport | None,
-) -> list[Any]:
+def _run_batch(command: str, configs: list[str], options: Options) -> list[Any]:
     """Each config of a batch in turn; one project's failure does not stop the others (it
-    is annotated), and the first failure is raised once all have run."""
+    is annotated), and the first failure is raised once all have run.
+
+    ``patch`` writes the k-th project's result beside the one-project file, as
+    ``averos-patch-<k>.json`` (k from 1, the config's line), and ``complete`` reads it from
+    there: both jobs get the same matrix entry. The batch's ``patch-path`` output is then the
+    folder (upload it whole), ``patch-needed`` true when any project's result holds a code
+    change."""
+    patch_file = None
+    if command in ("patch", "complete"):
+        from averos_ci.github.patch_flow import default_result_path
+
+        chosen = options.out if command == "patch" else options.patch_path
+        patch_file = chosen or default_result_path(options.environment)
     outcomes: list[Any] = []
     failed: AverosCIError | None = None
-    for config in configs:
+    for k, config in enumerate(configs, start=1):
+        one = replace(options, config_path=config)
+        if patch_file is not None:
+            numbered = batch_result_path(patch_file, k)
+            one = replace(one, out=numbered, patch_path=numbered)
         try:
-            outcomes.append(
-                run_github(command, config_path=config, environ=environ, transport=transport)
-            )
+            outcomes.append(JOBS[command](one) if command in JOBS else _run_one(command, one))
         except AverosCIError as exc:
             annotate("error", f"{config}: {exc.message}")
             failed = failed or exc
+    if command == "patch" and patch_file is not None and outcomes:
+        _report_batch_patch(options, patch_file.parent, outcomes)
     if failed is not None:
         raise failed
     return outcomes
+
+
+def batch_result_path(path: Path, k: int) -> Path:
+    """The k-th project's result file of a batch: ``averos-patch-<k>.json`` beside the
+    one-project ``averos-patch.json``."""
+    return path.with_name(f"{path.stem}-{k}{path.suffix}")
+
+
+def _report_batch_patch(options: Options, folder: Path, results: list[Any]) -> None:
+    from averos_ci.forge.actions_env import ActionsEnv, StepReport
+
+    report = StepReport(ActionsEnv.from_environ(options.environment))
+    needed = any(r.code_patch is not None for r in results)
+    report.set(patch_path=folder, patch_needed=needed)
+    report.flush()

@@ -210,7 +210,9 @@ def _compute(
     untouched = [p for p in gone if workspace[p] == base.files[p]]
     for old in edited + untouched:
         free = born if old in edited else {p for p in born if workspace[p] is None}
-        target = _rename_target(old, base.files[old], new, free, workspace_root)
+        target = _rename_target(
+            old, base.files[old], new, free, workspace_root, edited=old in edited
+        )
         if target is not None:
             born.discard(target)
             renamed_to[old] = target
@@ -324,24 +326,27 @@ def _unresolved(base: Tree, new: Tree, workspace: dict[str, bytes | None]) -> di
 
 
 def _rename_target(
-    old_path: str, old: bytes, new: Tree, born: set[str], workspace_root: Path
+    old_path: str, old: bytes, new: Tree, born: set[str], workspace_root: Path, *, edited: bool
 ) -> str | None:
-    """The created file most like ``old`` (a renamed element's file), if one is alike enough
-    and the workspace has no other file there; of files alike to the same degree (the empty
-    styles of an entity's components, say), the one whose path is most like ``old_path``, as
-    git prefers the same name among exact renames."""
+    """The created file that ``old`` became (a renamed element's file): alike enough, and the
+    workspace has no other file there. An ``edited`` file's edits follow it: the file most
+    like it (of files alike to the same degree, the one whose path is most like
+    ``old_path``). A file the user left alone only shows as a rename, the apply writes the
+    same files either way: the first file alike enough, in the order of their paths' likeness
+    (an entity's moved file is most like its old path), so that each costs one comparison,
+    not one per created file."""
     best, key = None, (RENAME_SIMILARITY, 0.0)
     text = old.decode("utf-8", errors="replace")
-    for path in sorted(born):
+    by_path = sorted((difflib.SequenceMatcher(None, old_path, p).ratio(), p) for p in born)
+    for likeness, path in reversed(by_path):
         if _read(contained(workspace_root, path)) not in (None, new.files[path]):
             continue
         matcher = difflib.SequenceMatcher(None, text, new.files[path].decode("utf-8", "replace"))
         if matcher.real_quick_ratio() < key[0] or matcher.quick_ratio() < key[0]:
             continue
         ratio = matcher.ratio()
-        if ratio < key[0]:
-            continue
-        alike = (ratio, difflib.SequenceMatcher(None, old_path, path).ratio())
-        if alike > key:
-            best, key = path, alike
+        if ratio >= key[0] and (ratio, likeness) > key:
+            best, key = path, (ratio, likeness)
+            if not edited:
+                break
     return best

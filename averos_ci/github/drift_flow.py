@@ -21,6 +21,7 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 from averos_ci._actions import annotate
 from averos_ci._markdown import code, code_block
@@ -123,7 +124,9 @@ def check_drift(ctx: FlowContext) -> DriftCheck:
     # the runner's checkout folder is no part of what drifted: the body stays the same
     # from one run to the next while the drift does
     text = render_drift(drift, "markdown") if drift is not None else ""
-    text = text.replace(f"{ctx.repo_root}{os.sep}", "").replace(str(ctx.repo_root), ".")
+    if drift is not None and drift.absent:
+        drift = replace(drift, absent=_relative(drift.absent, ctx.repo_root))
+    text = _relative(text, ctx.repo_root)
     return DriftCheck(
         project=ctx.project,
         commit=ctx.env.sha or "HEAD",
@@ -250,6 +253,11 @@ def resolved_comment(check: DriftCheck, *, run_url: str | None) -> str:
         f"No drift and nothing unapplied in {code(check.project)} as of commit "
         f"{code(check.commit[:12])}{where}: closing."
     )
+
+
+def _relative(text: str, root: Path) -> str:
+    """``text`` with the runner's checkout folder left out: paths relative to the repository."""
+    return text.replace(f"{root}{os.sep}", "").replace(str(root), ".")
 
 
 def _since(body: str) -> tuple[str, str, str] | None:

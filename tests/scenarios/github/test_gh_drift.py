@@ -2,14 +2,19 @@
 averos-drift.yml: one matrix job per project, as separate processes against the fake GitHub):
 one issue per drifted project, opened, updated in place, closed when the drift is gone, never
 a duplicate — also under two runs at once; merged but unapplied changes are reported the same
-way. And under GitHub's secondary rate limits, a batch job backs off and succeeds."""
+way. Each finding is also recorded on the state branch for the dashboard
+(``.drift/<project>.json``): written when it changes, never for a clean project, removed when
+fixed, none lost by concurrent jobs. And under GitHub's secondary rate limits, a batch job
+backs off and succeeds."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from averos_ci.dashboard import build_dashboard
 from tests.github.gh_fake import FakeGitHub, SecondaryLimits
 from tests.github.gh_monorepo import Monorepo, make_monorepo, project_name
 from tests.github.gh_world import JobResult, git
@@ -66,6 +71,26 @@ def open_issues(fake: FakeGitHub) -> dict[str, dict[str, object]]:
     return found
 
 
+def records(mono: Monorepo) -> dict[str, dict[str, object]]:
+    """project -> its drift record on origin's state branch."""
+    origin = mono.world.origin
+    listing = git(origin, "ls-tree", "-r", "--name-only", "averos-state", "--", ".drift")
+    return {
+        rel.removeprefix(".drift/").removesuffix(".json"): json.loads(
+            git(origin, "show", f"averos-state:{rel}")
+        )
+        for rel in listing.splitlines()
+    }
+
+
+def record_commits(mono: Monorepo, project: str) -> int:
+    """The state-branch commits that wrote or removed ``project``'s drift record."""
+    out = git(
+        mono.world.origin, "log", "--format=%H", "averos-state", "--", f".drift/{project}.json"
+    )
+    return len(out.splitlines())
+
+
 def test_scheduled_drift_keeps_one_issue_per_project(tmp_path: Path, fake: FakeGitHub) -> None:
     """The file-writing mock stands in for a generator: each apply commits its project's
     generated application back to main; deleting it is drift."""
@@ -94,6 +119,15 @@ def test_scheduled_drift_keeps_one_issue_per_project(tmp_path: Path, fake: FakeG
     assert [r.outputs["drifted"] for r in results] == ["false", "true", "true", "false", "false"]
     assert len(fake.sent("POST", r"/issues$")) == 2
     first_body = {p: str(issues[p]["body"]) for p in issues}
+    # the dashboard's record: the drifted projects only, outside their folders
+    found = records(mono)
+    assert sorted(found) == [p1, p2]
+    assert found[p1]["drifted"] is True and found[p1]["unapplied"] is None
+    assert found[p1]["absent"]  # its whole application is gone
+    assert found[p1]["commit"] == mono.world.main() and found[p1]["formatVersion"] == 1
+    site = build_dashboard(mono.world.origin, out=tmp_path / "site")
+    assert [p.name for p in site.dashboard.drifted] == [p1, p2]
+    assert f">{p1}</a>" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
 
     # 2. a second run: p1 also has a merged change now, its issue is updated in place; p2's
     # issue, unchanged, gets no request at all
@@ -111,6 +145,13 @@ def test_scheduled_drift_keeps_one_issue_per_project(tmp_path: Path, fake: FakeG
     assert [r.path for r in fake.sent("PATCH", r"/issues/\d+$")[patches_before:]] == [
         f"/repos/{fake.repo}/issues/{issues[p1]['number']}"
     ]
+    # p1's record gains the unapplied change, since its first detection; p2's is untouched
+    again = records(mono)
+    unapplied = again[p1]["unapplied"]
+    assert isinstance(unapplied, dict) and unapplied["toAdd"] > 0
+    assert unapplied["applied"] != unapplied["defaultBranch"]
+    assert again[p1]["since"] == found[p1]["since"] and again[p2] == found[p2]
+    assert (record_commits(mono, p1), record_commits(mono, p2)) == (2, 1)
 
     # 3. p2 is fixed, p3's merged change waits unapplied, p0's generated file holds a
     # merge's conflict markers: p2's issue closed, p3's and p0's opened
@@ -137,6 +178,10 @@ def test_scheduled_drift_keeps_one_issue_per_project(tmp_path: Path, fake: FakeG
     assert fake.issues[number2]["state_reason"] == "completed"
     assert any("No drift" in c for c in fake.issue_comments(number2))
     assert str(issues[p3]["title"]) == f"averos-ci: unapplied changes in {p3}"
+    found = records(mono)  # p2 fixed: its record removed
+    assert sorted(found) == [p0, p1, p3] and record_commits(mono, p2) == 2
+    assert found[p0]["markers"] == [marked.removeprefix(f"{p0}/generated/") + ":1"]
+    assert found[p0]["drifted"] is False
 
     # 4. two runs at once leave one open issue per project (a race closes the newer one)
     on_main(mono, "drift p04", remove=tuple(generated(mono, p4)))
@@ -145,6 +190,10 @@ def test_scheduled_drift_keeps_one_issue_per_project(tmp_path: Path, fake: FakeG
     assert sorted(issues) == [p0, p1, p3, p4]
     duplicates = [i for i in fake.issues.values() if i["state_reason"] == "duplicate"]
     assert all(int(d["number"]) > int(str(issues[p4]["number"])) for d in duplicates)
+    # ten jobs at once: every record there, each written once (the loser of a race finds
+    # the same record on the fetched branch and writes nothing)
+    assert sorted(records(mono)) == [p0, p1, p3, p4] and record_commits(mono, p4) == 1
+    assert [record_commits(mono, p) for p in (p0, p1, p3)] == [1, 2, 1]
 
     assert fake.check_exchanges(spec, ISSUE_ENDPOINTS) > 10
 

@@ -192,6 +192,11 @@ def compute_patch(
     return replace(patch, files=files)
 
 
+def _same(a: bytes | None, b: bytes | None) -> bool:
+    """Equal once line endings are normalised (neither side missing)."""
+    return a is not None and b is not None and (a == b or normalise(a) == normalise(b))
+
+
 def _compute(
     base: Tree, new: Tree, workspace_root: Path, edits_found: tuple[str, ...]
 ) -> CodePatch:
@@ -206,8 +211,11 @@ def _compute(
     renamed_to: dict[str, str] = {}
     # a file the generator moved: an edited one first (its edits follow it), then one the user
     # left alone (a rename, as git shows it, not a deletion and a creation)
-    edited = [p for p in gone if workspace[p] not in (None, base.files[p])]
-    untouched = [p for p in gone if workspace[p] == base.files[p]]
+    # a copy whose only change is its line endings (an editor's save) is not an edit
+    edited = [
+        p for p in gone if workspace[p] is not None and not _same(workspace[p], base.files[p])
+    ]
+    untouched = [p for p in gone if _same(workspace[p], base.files[p])]
     for old in edited + untouched:
         free = born if old in edited else {p for p in born if workspace[p] is None}
         target = _rename_target(
@@ -223,7 +231,7 @@ def _compute(
         if path in renamed_to:
             target = renamed_to[path]
             assert ours is not None
-            yours = ours != b  # the user's edits follow the file: merged into its new content
+            yours = not _same(ours, b)  # the user's edits follow the file: merged into it
             merged, conflicted = (
                 merge_file(b, ours, new.files[target]) if yours else (new.files[target], False)
             )
@@ -249,7 +257,7 @@ def _compute(
         if t is None:  # no longer generated
             if ours is None:
                 continue
-            if ours == b:
+            if _same(ours, b):  # line endings aside, as generated: deleted with its element
                 contents[path] = None
                 changes.append(_change(path, FileStatus.DELETED, ours, None))
             else:

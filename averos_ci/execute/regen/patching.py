@@ -25,7 +25,7 @@ from averos_ci.execute.regen.generate import Generation, generate
 from averos_ci.execute.regen.markers import RESOLVE_HINT, UNRESOLVED
 from averos_ci.execute.regen.merge import compute_patch
 from averos_ci.execute.regen.tree import EMPTY, PristineStore, Tree, pristine_folder
-from averos_ci.plan.patch import CodePatch, FileChange, with_patch
+from averos_ci.plan.patch import CodePatch, FileChange, FileStatus, with_patch
 from averos_ci.plan.planner import PlanResult, plan_manifest
 from averos_ci.state.fingerprint import file_hash
 from averos_ci.state.model import AppliedState
@@ -210,7 +210,31 @@ def merge_conflicts(patch: CodePatch, *, hunk_lines: int = 60) -> MergeConflicts
     for f in patch.conflicts:
         lines.append(f"  {f.path}: {f.conflict}")
         lines += [f"    {h}" for h in f.hunks.splitlines()[:hunk_lines]]
-    return MergeConflicts("\n".join(lines), hint=CONFLICT_HINT)
+    return MergeConflicts("\n".join(lines), hint=conflict_hint(patch))
+
+
+KEPT_HINT = (
+    "a file no longer generated that you edited is kept: delete it (moving what you need "
+    "elsewhere), or restore the element in the manifest"
+)
+DELETED_HINT = (
+    "a file you deleted that the generator changes: restore it from git and run again, or "
+    "run with --merge-conflicts=markers to take the generated file"
+)
+
+
+def conflict_hint(patch: CodePatch) -> str:
+    """What works for the kinds of conflict ``patch`` has (one hint per kind present)."""
+    kinds = {
+        KEPT_HINT
+        if f.status is FileStatus.KEPT
+        else DELETED_HINT
+        if (f.conflict or "").startswith("deleted by you")
+        else CONFLICT_HINT
+        for f in patch.conflicts
+    }
+    ordered = [h for h in (CONFLICT_HINT, KEPT_HINT, DELETED_HINT) if h in kinds]
+    return "; ".join(ordered) if ordered else CONFLICT_HINT
 
 
 def _prune_empty(folder: Path, root: Path) -> None:

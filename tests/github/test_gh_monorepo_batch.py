@@ -65,16 +65,12 @@ def land_batch(mono: Monorepo, number: int, branch: str, files: dict[str, str]) 
     return merge
 
 
-def test_a_batch_entry_plans_approves_and_applies_every_project_it_holds(
+def test_a_batch_entry_runs_every_command_of_the_monorepo_workflow_for_each_of_its_projects(
     tmp_path: Path, fake: FakeGitHub
 ) -> None:
-    mono = make_monorepo(tmp_path, fake)
-    land_batch(mono, 1, "add-two", {**mono.project_files(1), **mono.project_files(2)})
-
-
-def test_a_batch_entrys_patch_job_writes_one_result_per_project_and_complete_reads_each(
-    tmp_path: Path, fake: FakeGitHub
-) -> None:
+    """plan, approve and apply (PR #1 adds both projects), then plan, patch and complete
+    (PR #2 changes both): one result file per project, and exit 5 for p01's conflict only
+    once p02 is completed too."""
     mono = make_monorepo(tmp_path, fake, adapter_options={"writeFiles": True})
     world = mono.world
     land_batch(mono, 1, "add-two", {**mono.project_files(1), **mono.project_files(2)})

@@ -61,11 +61,12 @@ NEEDS: dict[str, Needs] = {
     # installs averos-ci for a later step (the monorepo's project discovery); no API call
     "install": Needs(frozenset(), frozenset(), ()),
     # the scheduled drift check: reads the default and state branches, keeps one issue
-    # per drifted project (averos_ci/github/drift_flow.py)
+    # per drifted project and pushes its record to the state branch for the dashboard
+    # (averos_ci/github/drift_flow.py)
     "drift": Needs(
         frozenset({"schedule", "workflow_dispatch"}),
         frozenset(),
-        (("contents", "read"), ("issues", "write")),
+        (("contents", "write"), ("issues", "write")),
     ),
 }
 _AUTO = {

@@ -32,7 +32,8 @@ def test_the_drift_workflow_checks_every_project_on_a_schedule_and_on_demand() -
     assert "projects --format github-matrix" in listing["run"]
     assert "--changed" not in listing["run"]  # every project, not the changed ones
     assert discover["permissions"] == {"contents": "read"}
-    assert drift["permissions"] == {"contents": "read", "issues": "write"}
+    # contents: write pushes the drift record to the state branch (the dashboard reads it)
+    assert drift["permissions"] == {"contents": "write", "issues": "write"}
     assert drift["strategy"]["matrix"] == "${{ fromJSON(needs.discover.outputs.matrix) }}"
     assert drift["strategy"]["fail-fast"] is False
     (step,) = (s for s in drift["steps"] if s.get("uses") == "./.github/actions/averos-ci")

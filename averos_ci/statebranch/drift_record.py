@@ -90,9 +90,10 @@ def save_record(
         tip = sb.fetch()
         if tip is None:
             return None
-        old = _load(sb.read(tip, path))
-        if _findings_of(old) == found:
-            return None
+        raw = sb.read(tip, path)
+        old = _load(raw)
+        if (raw is None and found is None) or (old is not None and _findings_of(old) == found):
+            return None  # the same findings (an unreadable record is rewritten or removed)
         with tempfile.TemporaryDirectory(prefix="averos-ci-drift-") as tmp:
             file: Path | None = None
             if found is not None:
@@ -133,7 +134,5 @@ def _load(raw: bytes | None) -> dict[str, Any] | None:
     return data if ok else None
 
 
-def _findings_of(record: dict[str, Any] | None) -> dict[str, Any] | None:
-    if record is None:
-        return None
+def _findings_of(record: dict[str, Any]) -> dict[str, Any]:
     return {k: record.get(k) for k in FINDINGS}

@@ -6,9 +6,9 @@ import re
 from functools import lru_cache
 
 MAX_NAME_LENGTH = 64
-PASCAL = re.compile(r"^[A-Z][A-Za-z0-9]*$")
-IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-LOCALE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
+PASCAL = re.compile(r"^[A-Z][A-Za-z0-9]*\Z")
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+LOCALE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*\Z")
 
 # ECMAScript reserved words (incl. strict mode) and names TypeScript refuses as identifiers.
 RESERVED = frozenset(

@@ -48,8 +48,8 @@ _SCHEMATIC_TODO = re.compile(
 )
 _DIALECTS = {"json-server": "'JSON-SERVER'", "mongodb": ""}
 _SERVICE_KEYS = ("apiHost", "apiPort", "apiProtocol", "apiEndPoint", "apiHTTPQueryBuilder")
-_HOST = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])$")
-_PATH = re.compile(r"^[A-Za-z0-9._~!$&()*+,;=:@%/-]*$")
+_HOST = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])\Z")
+_PATH = re.compile(r"^[A-Za-z0-9._~!$&()*+,;=:@%/-]*\Z")
 
 
 def _pairs(value: Any) -> dict[str, Any]:

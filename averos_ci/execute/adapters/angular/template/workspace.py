@@ -12,7 +12,7 @@ from averos_ci.errors import InputError
 
 # Never hashed, copied into mutations or compared: installed packages and build output.
 IGNORED_DIRS = frozenset({"node_modules", ".angular", "dist", ".git", ".averos-ci"})
-APP_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
+APP_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\Z")
 
 
 def check_app_name(name: str) -> str:

@@ -12,33 +12,27 @@ import pytest
 from averos_ci.cli import run_cli
 from averos_ci.execute.adapters.angular.template.workspace import APP_NAME
 from averos_ci.manifest.names import IDENTIFIER, LOCALE_ID, PASCAL
+from tests.manifest.manifest_samples import GOOD_YAML
 
-MANIFEST = """\
-applicationName: {app}
-entities:
-  - name: {entity}
-    members:
-      - name: {member}
-        memberType: string
-"""
+# the valid sample manifest, one name at a time ending in a newline
+NAMES = {
+    "application": ("applicationName: ShopApp\n", 'applicationName: "ShopApp\\n"\n'),
+    "entity": ("  - name: Customer\n", '  - name: "Customer\\n"\n'),
+    "member": ("        mname: email\n", '        mname: "email\\n"\n'),
+}
 
 
-@pytest.mark.parametrize(
-    ("app", "entity", "member"),
-    [
-        ('"ShopApp\\n"', "Book", "title"),
-        ("ShopApp", '"Book\\n"', "title"),
-        ("ShopApp", "Book", '"title\\n"'),
-    ],
-    ids=["application", "entity", "member"],
-)
+@pytest.mark.parametrize("which", sorted(NAMES))
 def test_a_name_ending_in_a_newline_is_refused(
-    tmp_path: Path, app: str, entity: str, member: str, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, which: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    good, bad = NAMES[which]
+    assert good in GOOD_YAML
     manifest = tmp_path / "shop.manifest.yaml"
-    manifest.write_text(MANIFEST.format(app=app, entity=entity, member=member))
+    manifest.write_text(GOOD_YAML.replace(good, bad, 1))
     assert run_cli(["validate", str(manifest)]) == 2
-    assert "error" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "\\n" in out and "error CON-0" in out, out  # the name, located, refused
 
 
 @pytest.mark.parametrize("rule", [PASCAL, IDENTIFIER, LOCALE_ID, APP_NAME])

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from averos_ci.config import CONFIG_FILE_NAME, RunConfig, load_config
+from averos_ci.errors import AverosCIError
 from averos_ci.forge.settings import load_settings
 from averos_ci.statebranch.state_branch import GitError, StateBranch, open_repo
 from averos_ci.stateops.operation import StateTarget
@@ -59,7 +60,22 @@ def local_config(*, config_path: str | Path | None = None, local: bool = False) 
     if local or repo is None:
         return config
     remote = str((config.github or {}).get("remote") or "origin")
-    return None if remote in {r.name for r in repo.remotes} else config
+    if remote not in {r.name for r in repo.remotes}:
+        return config
+    # A remote without the state branch (none fetched) while the state file holds a state: a
+    # local project whose repository is pushed somewhere (GitLab, a backup), as init judges
+    # it, not a state-branch project (a CI checkout holds no state file: it is ignored there).
+    try:
+        settings, _warnings = load_settings(
+            dict(config.github or {}), config_path=config.config_path, repo_root=config.base_dir
+        )
+        branch = settings.state_branch
+    except AverosCIError:  # settings the state-branch path reports itself
+        return None
+    tracking = f"refs/remotes/{remote}/{branch}"
+    if config.state_path.is_file() and tracking not in {r.path for r in repo.refs}:
+        return config
+    return None
 
 
 def _default_config() -> Path:

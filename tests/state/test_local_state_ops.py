@@ -140,6 +140,12 @@ def test_a_project_with_a_remote_is_the_state_branchs_unless_local_is_said(
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin))
     git(project.root, "remote", "add", "origin", str(origin))
     capsys.readouterr()
+    # a remote with no state branch (a local project pushed to GitLab, a backup), its state
+    # file holding a state: still the local project init set up
+    assert state(project, "show", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["current"]["serial"] == 2
+    # once the remote's state branch is there (fetched), it is the state branch's
+    git(project.root, "update-ref", "refs/remotes/origin/averos-state", "HEAD")
     assert state(project, "rollback", "--reason", "broke") == 2
     err = capsys.readouterr().err
     assert "--to is required to roll back the state branch" in err and "hint:" in err

@@ -203,7 +203,13 @@ def _manifest_note(
         why = f"{target.label} holds no {name} that applied serial {target.state.serial}"
     else:
         why = f"{name} was edited since the last apply"
+    keep = (
+        f"`git show {target.commit[:12]}:<its path> > {name}`"
+        if committed is not None and target.commit is not None
+        else f"the manifest that applied serial {target.state.serial}"
+    )
     return (
         f"The manifest file {name} is not changed ({why}): the next `averos-ci plan` proposes "
-        "its difference with the rolled-back application; revert it to keep the rollback."
+        f"its difference with the rolled-back application. To keep the rollback, give {name} "
+        f"the rolled-back text ({keep}), then make your edit again."
     )

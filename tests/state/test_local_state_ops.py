@@ -6,6 +6,7 @@ mock adapter, through the CLI in process)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -115,6 +116,12 @@ def test_rollback_refuses_what_it_cannot_do_and_keeps_an_edited_manifest(
     assert "app.manifest.json is not changed (app.manifest.json was edited since" in out
     assert json.loads((project.root / "app.manifest.json").read_text()) == raw
     assert not project.file(SHELF).exists() and project.state()["serial"] == 3
+    # the hint, followed as written, keeps the rollback: the next plan has nothing to do
+    shown = re.search(r"`git show ([0-9a-f]{12}):<its path> > app\.manifest\.json`", out)
+    assert shown is not None, out
+    rolled_back = git(project.root, "show", f"{shown.group(1)}:app.manifest.json")
+    (project.root / "app.manifest.json").write_text(rolled_back + "\n")
+    assert project.cli("plan", "--detailed-exitcode") == 0
 
 
 def test_a_project_with_one_applied_state_has_nothing_to_roll_back(

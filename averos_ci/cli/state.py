@@ -208,7 +208,7 @@ def rollback(
     """Roll the state back to what it was after an earlier applied commit (prints the plan).
     A local project: apply the manifest of the state before the last apply (or --to) again,
     merged into the workspace with your edits kept."""
-    from averos_ci.errors import InputError
+    from averos_ci.errors import ExitCode, InputError
     from averos_ci.stateops.target import local_config, open_target
 
     cfg = local_config(config_path=config, local=local)
@@ -217,6 +217,8 @@ def rollback(
 
         done = rollback_local(cfg, to=to, yes=yes, merge_conflicts=merge_conflicts.value)
         print(done.render_text(), end="")
+        if done.plan is not None and not done.plan.applicable:
+            return int(ExitCode.CONFLICTS)  # the dry run of a rollback that cannot be applied
         return 0
     from averos_ci.stateops.rollback import rollback_state
 

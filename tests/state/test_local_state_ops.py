@@ -170,6 +170,8 @@ def test_an_edit_that_collides_with_the_rollback_refuses_it_and_writes_nothing(
     files, applied = project.files(), project.state()
     manifest = (project.root / "app.manifest.json").read_text()
     capsys.readouterr()
+    assert state(project, "rollback") == 5  # the dry run says it cannot be applied
+    assert "NOT applicable" in capsys.readouterr().out
     assert state(project, "rollback", "--yes") == 5
     assert "shelf?: Shelf; // mine" in capsys.readouterr().err  # the hunk, with the hint
     assert project.files() == files and project.state() == applied

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
+from averos_ci.forge.api import clip_body
+
 
 class IssueForge(Protocol):
     """What this module asks of a forge (:class:`averos_ci.forge.protocol.Forge` has it)."""
@@ -105,7 +107,7 @@ class TrackedIssue:
         kept, duplicates = found[0], found[1:]
         closed = self._close_duplicates(kept, duplicates)
         if action is None:
-            if kept.get("body") == text and kept.get("title") == title:
+            if kept.get("body") in (text, clip_body(text)) and kept.get("title") == title:
                 action = IssueAction.UNCHANGED
             else:
                 self.forge.update_issue(int(kept["number"]), title=title, body=text)

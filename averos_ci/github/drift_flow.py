@@ -202,13 +202,18 @@ def render_issue(check: DriftCheck, *, since: tuple[str, str, str]) -> str:
     same thing sends nothing."""
     at, commit, run_url = since
     parts = [
+        # first: a body GitHub clips (65,536 characters) still keeps it
+        f"<!-- averos-ci:drift-since {at} {commit} {run_url} -->",
         f"## {code(check.project)}",
         f"Found since {at} (commit {code(commit[:12])})"
         + (f", by [this run]({run_url})" if run_url.startswith("https://") else "")
         + ". This issue is updated while it lasts and closed when it is gone.",
     ]
     if check.drifted or check.markers:
-        parts += ["### Drift" if check.drifted else "### Conflict markers", check.drift_text]
+        parts += [
+            "### Drift" if check.drifted else "### Conflict markers",
+            _bounded(check.drift_text),
+        ]
     if check.unapplied is not None:
         u = check.unapplied
         counts = ", ".join(
@@ -242,9 +247,22 @@ def render_issue(check: DriftCheck, *, since: tuple[str, str, str]) -> str:
         "### See it",
         "In a checkout of the default branch:",
         code_block(commands, "bash"),
-        f"<!-- averos-ci:drift-since {at} {commit} {run_url} -->",
     ]
     return "\n\n".join(parts) + "\n"
+
+
+DRIFT_TEXT_LIMIT = 20_000  # characters: the issue stays far inside GitHub's 65,536
+
+
+def _bounded(text: str, limit: int = DRIFT_TEXT_LIMIT) -> str:
+    """``text`` cut at a line before ``limit`` characters, saying how much is left out (the
+    commands under "See it" show all of it): a large drift (a deleted ``src/app``) must not
+    push the issue past GitHub's limit, where its end would be clipped."""
+    if len(text) <= limit:
+        return text
+    kept = text[:limit].rsplit("\n", 1)[0]
+    left = text[len(kept) :].count("\n")
+    return f"{kept}\n\n… and {left} more line(s): the commands below show all of it\n"
 
 
 def resolved_comment(check: DriftCheck, *, run_url: str | None) -> str:

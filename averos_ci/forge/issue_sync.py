@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
+from averos_ci.errors import InputError
 from averos_ci.forge.api import clip_body
 
 
@@ -98,6 +99,16 @@ class TrackedIssue:
                 self.label.name, color=self.label.color, description=self.label.description
             )
             mine = self.forge.create_issue(title=title, body=text, labels=[self.label.name])
+            opener = (mine.get("user") or {}).get("login")
+            if self.author is not None and opener is not None and opener != self.author:
+                # the token is another bot's (a GitHub App): its issues would never be found
+                # again, and every run would open one more
+                raise InputError(
+                    f"issue #{mine['number']} was opened by {opener!r}, not by {self.author!r} "
+                    "whose issues this check keeps",
+                    hint=f'set "github": {{"botLogin": "{opener}"}} in the config (the login '
+                    "of the token's bot), then close the extra issue",
+                )
             found = self._list()  # a concurrent run may have opened one too
             if not any(i["number"] == mine["number"] for i in found):
                 found = sorted([*found, mine], key=lambda i: int(i["number"]))

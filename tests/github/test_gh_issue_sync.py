@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from werkzeug import Response
 
+from averos_ci.errors import InputError
 from averos_ci.forge.api import GitHubAPIError, GitHubClient
 from averos_ci.forge.issue_sync import IssueAction, Label, TrackedIssue
 from tests.github.gh_fake import (
@@ -162,3 +163,14 @@ def test_a_secondary_limit_without_headers_backs_off_a_minute(
 def _secondary_403() -> Response:
     body = json.dumps({"message": SECONDARY_LIMIT_MESSAGE, "documentation_url": "https://x"})
     return Response(body, status=403, content_type="application/json")
+
+
+def test_a_token_of_another_bot_is_told_once_not_an_issue_every_run(
+    fake: FakeGitHub, client: GitHubClient
+) -> None:
+    """A GitHub App's token opens issues as ``my-app[bot]``: with ``botLogin`` left at the
+    Actions bot's, the check never found its own issue again and opened one every run."""
+    wrong = TrackedIssue(client, label=LABEL, key="drift:apps/p01", author="my-app[bot]")
+    with pytest.raises(InputError, match="botLogin") as refused:
+        wrong.publish(title="drift in p01", body="one")
+    assert f'"botLogin": "{BOT}"' in (refused.value.hint or "")

@@ -26,6 +26,7 @@ from averos_ci.github.plan_comment import (
     policy_section,
     publish_plan,
 )
+from averos_ci.plan.items import change_counts
 from averos_ci.planning import code_patch_needed, plan_project
 from averos_ci.review.comment import PlanMeta
 from averos_ci.review.plan_status import fail_plan_status, failure_reason
@@ -125,6 +126,7 @@ def _plan_for(
     drift_note = render_drift(drift, "markdown") if drift else None
     blocked = drift is not None and drift.absent is not None
     verdict, policy_md = policy_section(ctx, plan)
+    changed = change_counts(plan)  # as the comment shows them: a rename is no creation
     meta = PlanMeta(
         project=ctx.project,
         plan_hash=plan.plan_hash,
@@ -136,10 +138,12 @@ def _plan_for(
         pending=pending,
         semantic_hash=semantic_hash,
         counts={
-            "create": plan.counts.create,
-            "update": plan.counts.update,
-            "remove": plan.counts.remove,
-            "conflicts": plan.counts.conflicts,
+            "create": changed.create,
+            "update": changed.update,
+            "replace": changed.replace,
+            "rename": changed.rename,
+            "remove": changed.delete,
+            "conflicts": changed.conflicts,
         },
     )
     note = (
@@ -182,8 +186,10 @@ def _plan_for(
     if drift_note:
         print(drift_note.rstrip())
     print(
-        f"plan {plan.plan_hash} for {head}: {plan.counts.create} create, "
-        f"{plan.counts.update} update, {plan.counts.conflicts} conflict(s)"
+        f"plan {plan.plan_hash} for {head}: {changed.create} create, {changed.update} update"
+        + (f", {changed.replace} replace" if changed.replace else "")
+        + (f", {changed.rename} rename" if changed.rename else "")
+        + f", {changed.delete} remove, {changed.conflicts} conflict(s)"
         + ("; computing the code change in the patch job" if pending else "")
     )
     if pr.is_fork(ctx.env.repository) and not trusted_run:

@@ -18,6 +18,7 @@ from typing import Any
 from averos_ci._markdown import code, escape
 from averos_ci.forge.settings import GitHubSettings
 from averos_ci.plan.execution_diff import MISSING, execution_changes, flatten, show
+from averos_ci.plan.items import change_counts
 from averos_ci.plan.model import ExecutionPlan
 from averos_ci.plan.patch_render import render_patch_markdown
 from averos_ci.plan.render_markdown import render_markdown
@@ -221,17 +222,19 @@ _SEP = "\n\n"
 
 def header(parts: CommentParts) -> str:
     """The marker, the metadata, the title and the counts: what finds and identifies it."""
-    meta, counts = parts.meta, parts.plan.counts
+    # the changes as the plan section below counts them (a rename is no creation)
+    meta, c = parts.meta, change_counts(parts.plan)
     return "\n".join(
         [
             marker(meta.project),
             meta.encode(),
             f"### averos-ci plan — {escape(meta.project)}",
             "",
-            "| planHash | head | create | update | skip | conflicts | remove |",
-            "|---|---|---|---|---|---|---|",
-            f"| {code(meta.plan_hash)} | {code(meta.head_sha)} | {counts.create} "
-            f"| {counts.update} | {counts.skip} | {counts.conflicts} | {counts.remove} |",
+            "| planHash | head | create | update | replace | rename | unchanged | conflicts "
+            "| remove |",
+            "|---|---|---|---|---|---|---|---|---|",
+            f"| {code(meta.plan_hash)} | {code(meta.head_sha)} | {c.create} | {c.update} "
+            f"| {c.replace} | {c.rename} | {c.unchanged} | {c.conflicts} | {c.delete} |",
         ]
     )
 

@@ -35,6 +35,9 @@ def _counts(meta: PlanMeta | None) -> str:
         return "—"
     c = meta.counts
     text = f"+{c.get('create', 0)} ~{c.get('update', 0)} -{c.get('remove', 0)}"
+    text += "".join(
+        f" {mark}{c[key]}" for key, mark in (("replace", "-/+"), ("rename", ">")) if c.get(key)
+    )
     return text + (f", {c['conflicts']} conflict(s)" if c.get("conflicts") else "")
 
 

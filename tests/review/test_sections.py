@@ -122,3 +122,29 @@ def test_a_manifest_name_cannot_mention_anyone_from_the_job_summary() -> None:
     assert "octocat" in md
     assert re.search(r"@octocat", md) is None  # a zero-width space after every "@"
     assert "&amp;amp;" in md and "<b>" not in md  # an entity is shown, never decoded
+
+
+def test_the_comment_header_counts_as_the_plan_section_does() -> None:
+    """A rename and a replacement: the header's table (create 2, update 1 by nodes before)
+    agreed with neither the plan's table nor its counts line just below it."""
+    from averos_ci.plan.items import change_counts
+    from averos_ci.review.comment import PlanMeta
+    from averos_ci.review.sections import CommentParts, render_comment
+    from tests.plan.plan_samples import applied, plan_of
+    from tests.plan.test_change_counts import _one_of_each
+
+    old, new = _one_of_each()
+    plan = plan_of(new, applied(old))
+    meta = PlanMeta(project="p", plan_hash=plan.plan_hash, head_sha="abc", has_changes=True)
+    body = render_comment(CommentParts(meta=meta, plan=plan), max_chars=60_000)
+    lines = body.splitlines()
+    at = lines.index(
+        "| planHash | head | create | update | replace | rename | unchanged | conflicts | remove |"
+    )
+    cells = [c.strip() for c in lines[at + 2].strip("|").split("|")][2:]
+    c = change_counts(plan)
+    assert (c.replace, c.rename) == (1, 1)
+    assert cells == [
+        str(n)
+        for n in (c.create, c.update, c.replace, c.rename, c.unchanged, c.conflicts, c.delete)
+    ]

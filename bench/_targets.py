@@ -210,17 +210,19 @@ TARGETS: tuple[Target, ...] = (
         unit="s",
         op="<=",
         full=7.0,
-        quick=1.9,
+        quick=3.0,
         why=(
-            "quick: the full target's per-entity cost at 1,000 entities plus the start-up every "
-            "fresh process pays whatever the size (about 0.6 s of CPU: imports; the CPU at 100 "
-            "entities): 0.6 + (7 - 0.6) x 1,000 / 5,000 = 1.9 s. The plain linear share (1.4 s) "
-            "counted the start-up five times over and failed machines whose full figure met 7 s "
-            "(1.44 s here, 6.1 s at 5,000); on CPU time so the load of the shared machine is "
-            "not in it"
+            "quick: a gross regression only (about twice the expected 1.5 s). The expected figure "
+            "is the full target's per-entity cost at 1,000 entities plus the start-up every fresh "
+            "process pays (about 0.6 s of CPU: 0.6 + (7 - 0.6) x 1,000 / 5,000 = 1.9 s); but the "
+            "CPU time of one process on this shared VM varies by half between runs minutes "
+            "apart at load < 2 (1.44 s, then 2.33 s, same code), so a tighter limit fails "
+            "healthy runs. Per-entity regressions are what growth (same run, paired) and the "
+            "full target catch"
         ),
         last=(
-            "1.442 s (quick, newcomer run of 2026-12-07, load 1.7); 6.1 s at 5,000 and 0.65 s "
+            "1.442 s, then 2.328 s (quick, two newcomer runs of 2026-12-07 minutes apart, load < "
+            "2, same code); 6.1 s at 5,000 and 0.65 s "
             "at 100 (one run each, 2026-12-07); 1.212 s (quick, the newcomer run of 2026-12-04); "
             "4.32 s at 5,000 (.ci/run of 2026-12-04); 1.04 s at 1,000 (quick, 3 runs, load ~2), "
             "1.40 s (quick, load ~6: CPU time grows with the load too)"

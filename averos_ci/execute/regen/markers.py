@@ -56,11 +56,13 @@ class UnresolvedMarkers(PlanConflicts):
         )
 
 
-# The marker lines averos-ci itself writes (regen.merge.LABELS): no line of code is one, so
-# each counts even alone — a region half resolved (its <<<<<<< and >>>>>>> deleted, its
-# ||||||| base left behind) still does not compile and is still found.
+# The labels of the three sides in the markers averos-ci's merge writes (regen.merge).
+LABELS = ("yours (workspace)", "generated before", "generated now")
+# Those marker lines: no line of code is one, so each counts even alone — a region half
+# resolved (its <<<<<<< and >>>>>>> deleted, its ||||||| base left behind) still does not
+# compile and is still found.
 LABELLED = frozenset(
-    {b"<<<<<<< yours (workspace)", b"||||||| generated before", b">>>>>>> generated now"}
+    f"{mark * 7} {label}".encode() for mark, label in zip("<|>", LABELS, strict=True)
 )
 
 
@@ -112,14 +114,9 @@ def find_markers(root: Path, paths: Iterable[str]) -> tuple[MarkerFinding, ...]:
     is not a readable regular file is skipped."""
     found: list[MarkerFinding] = []
     for path in paths:
-        target = contained(root, path)
-        try:
-            if target.is_symlink() or not target.is_file():
-                continue
-            data = target.read_bytes()
-        except OSError:
-            continue
-        found += [MarkerFinding(path, n) for n in marker_lines(data)]
+        data = _regular_bytes(contained(root, path))
+        if data is not None:
+            found += [MarkerFinding(path, n) for n in marker_lines(data)]
     return tuple(sorted(found))
 
 
@@ -151,14 +148,20 @@ def scan_files(paths: Iterable[Path]) -> tuple[MarkerFinding, ...]:
                 hint="name files relative to the current folder (e.g. "
                 "<workspaceRoot>/src/app/...), or give none to check the config's workspace",
             )
-        try:
-            if path.is_symlink() or not path.is_file():
-                continue
-            data = path.read_bytes()
-        except OSError:
-            continue
-        found += [MarkerFinding(path.as_posix(), n) for n in marker_lines(data)]
+        data = _regular_bytes(path)
+        if data is not None:
+            found += [MarkerFinding(path.as_posix(), n) for n in marker_lines(data)]
     return tuple(sorted(found))
+
+
+def _regular_bytes(path: Path) -> bytes | None:
+    """The content of ``path`` when it is a readable regular file (not a symbolic link)."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def check_markers(

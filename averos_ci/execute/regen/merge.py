@@ -25,7 +25,7 @@ from pathlib import Path
 from averos_ci._fs import contained
 from averos_ci.errors import InputError
 from averos_ci.execute.regen.eol import normalise, restore, style
-from averos_ci.execute.regen.markers import UNRESOLVED, marker_lines, marker_regions
+from averos_ci.execute.regen.markers import LABELS, UNRESOLVED, marker_lines, marker_regions
 from averos_ci.execute.regen.tree import Tree, sha256
 from averos_ci.plan.patch import (
     NO_NEWLINE,
@@ -36,7 +36,6 @@ from averos_ci.plan.patch import (
     diff_stats,
 )
 
-LABELS = ("yours (workspace)", "generated before", "generated now")
 RENAME_SIMILARITY = 0.5
 
 

@@ -187,3 +187,23 @@ def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     most of such a test's time) once and the other test reuses it, as a user's store does.
     The tests share an xdist group (SESSION_GROUPS), so one worker pays for it once."""
     return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def pre_commit_env(cache: Path, store: Path) -> dict[str, str]:
+    """The environment a real-pre-commit hook test runs pre-commit in: its own HOME and tool
+    caches under ``cache`` (pre-commit, pip, virtualenv and the toolchains they probe keep
+    caches under HOME), the store ``store`` (the session's :func:`pre_commit_home`: one hook
+    environment install for every such test) and pip's download cache from the averos-ci
+    cache folder."""
+    from averos_ci.execute.adapters.angular.options import cache_root
+
+    (cache / "home").mkdir(parents=True, exist_ok=True)
+    return {
+        **os.environ,
+        "HOME": str(cache / "home"),
+        "PRE_COMMIT_HOME": str(store),
+        "PIP_CACHE_DIR": str(cache_root(None) / "pip"),
+        "XDG_CACHE_HOME": str(cache / "xdg"),
+        "VIRTUALENV_OVERRIDE_APP_DATA": str(cache / "virtualenv"),
+        "PRE_COMMIT_COLOR": "never",
+    }

@@ -13,7 +13,6 @@ saved, every install is made anew).
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
 import subprocess
 import sys
@@ -21,8 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.execute.adapters.angular.options import cache_root
-from tests.conftest import REPO_ROOT, git, unavailable
+from tests.conftest import REPO_ROOT, git, pre_commit_env, unavailable
 from tests.manifest.manifest_samples import GOOD_YAML
 
 BAD_JSON = """\
@@ -61,19 +59,8 @@ def test_averos_validate_hook_with_real_pre_commit(
     )
     git(git_dir, "add", ".")
     git(git_dir, "commit", "-q", "-m", "manifests")
-    cache = tmp_path / "cache"
-    (cache / "home").mkdir(parents=True)
-    env = {
-        **os.environ,
-        # pre-commit, pip, virtualenv (and toolchains they probe) keep caches under HOME
-        "HOME": str(cache / "home"),
-        # the session's store (shared with the conflict-markers hook test: one install)
-        "PRE_COMMIT_HOME": str(pre_commit_home),
-        "PIP_CACHE_DIR": str(cache_root(None) / "pip"),
-        "XDG_CACHE_HOME": str(cache / "xdg"),
-        "VIRTUALENV_OVERRIDE_APP_DATA": str(cache / "virtualenv"),
-        "PRE_COMMIT_COLOR": "never",
-    }
+    # the session's store (shared with the conflict-markers hook test: one install)
+    env = pre_commit_env(tmp_path / "cache", pre_commit_home)
     env.pop("GITHUB_ACTIONS", None)
 
     def run(*files: str) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,6 @@ conflict markers fails, naming ``file:line``; once resolved, the commit goes thr
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
 import subprocess
 import sys
@@ -15,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from averos_ci.execute.adapters.angular.options import cache_root
-from tests.conftest import REPO_ROOT, git, unavailable
+from tests.conftest import REPO_ROOT, git, pre_commit_env, unavailable
 
 MARKED = (
     "export class Book {\n"
@@ -47,17 +45,9 @@ def test_the_hook_fails_a_commit_of_unresolved_markers(
         "    hooks:\n      - id: averos-conflict-markers\n",
         encoding="utf-8",
     )
-    cache = tmp_path / "cache"
-    (cache / "home").mkdir(parents=True)
     env = {
-        **os.environ,
-        "HOME": str(cache / "home"),
         # the session's store: the averos-validate hook test installs the same environment
-        "PRE_COMMIT_HOME": str(pre_commit_home),
-        "PIP_CACHE_DIR": str(cache_root(None) / "pip"),
-        "XDG_CACHE_HOME": str(cache / "xdg"),
-        "VIRTUALENV_OVERRIDE_APP_DATA": str(cache / "virtualenv"),
-        "PRE_COMMIT_COLOR": "never",
+        **pre_commit_env(tmp_path / "cache", pre_commit_home),
         "GIT_AUTHOR_NAME": "t",
         "GIT_AUTHOR_EMAIL": "t@example.org",
         "GIT_COMMITTER_NAME": "t",

@@ -330,6 +330,8 @@ TARGETS: tuple[Target, ...] = (
         quick=50.0,
         why="the target 0.5 s after 9,999 done nodes, per node, so one limit holds at both sizes",
         last=(
+            "37-38 us/node (quick, 3 runs, 2026-12-07, after records are read in one step; "
+            "52-54 before, 55.9 twice in CI's run); "
             "32.11 us/node (quick, the newcomer run of this change, 2026-12-04); "
             "27.8 us (278 ms after 9,999, 3 runs, load 3); 30 us (quick, quiet); 57-92 us at load "
             "7-10 (quick, missed: an in-process wall figure grows with the load)"

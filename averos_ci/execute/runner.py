@@ -161,13 +161,14 @@ class Runner:
         finally:
             self.adapter.close()
         ordered = tuple(sorted(records.values(), key=order_key(self.plan)))
+        nodes = {n.id: n for n in self.plan.nodes}
         summary = summarize(
             list(ordered),
             mode=opts.mode,
             duration_ms=int((time.perf_counter() - started) * 1000),
             not_applied=predicted_not_applied(  # of the nodes that ran: said, never hidden
                 self.adapter,
-                [self.plan.node(r.node_id) for r in ordered if r.outcome is NodeOutcome.SUCCEEDED],
+                [nodes[r.node_id] for r in ordered if r.outcome is NodeOutcome.SUCCEEDED],
             ),
         )
         interrupted = self.cancel.reason if summary.cancelled and self.cancel.cancelled else None

@@ -88,12 +88,13 @@ class Scheduler:
 
     def run(self, resumed: dict[str, ExecutionCheckpoint]) -> dict[str, NodeRecord]:
         resumed = {k: v for k, v in resumed.items() if k in self.graph.by_id}
+        at = now_iso()  # reported together, at the run's start
         for node_id, cp in resumed.items():
             node = self.graph.by_id[node_id]
             self.records[node_id] = NodeRecord(
                 node_id=node_id, phase=node.phase.value, command=node.command,
                 outcome=NodeOutcome.SUCCEEDED, attempts=cp.attempt, resumed=True)  # fmt: skip
-            self.bus.emit(NodeSucceeded(run_id=self.run_id, timestamp=now_iso(), node_id=node_id,
+            self.bus.emit(NodeSucceeded(run_id=self.run_id, timestamp=at, node_id=node_id,
                                         phase=node.phase.value, attempt=cp.attempt,
                                         duration_ms=0, resumed=True))  # fmt: skip
         self.pending = self.graph.pending_counts(resumed)

@@ -5,8 +5,12 @@ tests and bench/parallel_applies.py."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import subprocess
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +35,7 @@ class Monorepo:
     github: dict[str, Any] = field(default_factory=dict)
     latency_ms: int = 0
     adapter_options: dict[str, Any] = field(default_factory=dict)  # e.g. {"writeFiles": True}
+    job_timeout: float = 600.0  # seconds for every job :meth:`wait_all` awaits to end
 
     @property
     def fake(self) -> FakeGitHub:
@@ -171,6 +176,7 @@ class Monorepo:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            process_group=0,  # killed with its git and adapter processes (see wait)
         )
         return proc, env
 
@@ -182,14 +188,28 @@ class Monorepo:
 
     @staticmethod
     def wait(jobs: list[Job], timeout: float = 600) -> list[JobResult]:
+        """Every job's result, with one deadline ``timeout`` seconds from now for all of them:
+        a job still running then is killed with what it started (its process group) and
+        reported — a negative code, a ``killed:`` line ending its stderr — never raised, so a
+        caller counts what landed. Interrupted, it kills every job it has not awaited."""
+        deadline = time.monotonic() + timeout
         results = []
-        for proc, env in jobs:
-            out, err = proc.communicate(timeout=timeout)
-            results.append(World.result(proc.returncode, out, err, env))
+        try:
+            for proc, env in jobs:
+                try:
+                    out, err = proc.communicate(timeout=max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    _kill(proc)
+                    out, err = proc.communicate()
+                    err += f"\nkilled: not ended {timeout:g} s after the jobs were awaited\n"
+                results.append(World.result(proc.returncode, out, err, env))
+        finally:
+            for proc, _ in jobs[len(results) :]:
+                _kill(proc)
         return results
 
     def wait_all(self, jobs: list[Job], what: str) -> list[JobResult]:
-        results = self.wait(jobs)
+        results = self.wait(jobs, self.job_timeout)
         bad = [(r.code, r.stdout[-600:] + r.stderr[-1500:]) for r in results if r.code != 0]
         assert not bad, f"{what} jobs failed: {bad}"
         return results
@@ -197,6 +217,12 @@ class Monorepo:
     def state_of(self, project: str) -> dict[str, Any] | None:
         text = self.world.state_files().get(f"{project}/state.json")
         return None if text is None else dict(json.loads(text))
+
+
+def _kill(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def make_monorepo(tmp_path: Path, fake: FakeGitHub, **kwargs: Any) -> Monorepo:

@@ -10,6 +10,7 @@ approved, applied."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,29 @@ def test_a_batch_reports_any_change_all_approvals_all_successes_summed_counts_an
     summed = tuple(map(sum, zip(*per_project, strict=True)))
     assert (int(out["succeeded"]), int(out["failed"]), int(out["skipped"])) == summed, out
     assert mono.state_of("apps/p01") is not None
+    # the monorepo workflow's apply job uploads every project's report and logs
+    assert set(upload_paths(out)) == {*junits[:2], *logs[:2]}
+
+
+def upload_paths(outputs: dict[str, str]) -> list[str]:
+    """The paths the monorepo apply job's actions/upload-artifact step gets from these
+    outputs: its ``path`` with the expressions replaced, one pattern a line (blank lines and
+    ``#`` comments are no pattern, as in @actions/glob)."""
+    workflow = YAML(typ="safe", pure=True).load(
+        (REPO_ROOT / "examples/workflows/averos-monorepo.yml").read_text("utf-8")
+    )
+    (step,) = (
+        s
+        for s in workflow["jobs"]["apply"]["steps"]
+        if str(s.get("uses", "")).startswith("actions/upload-artifact@")
+    )
+    text = re.sub(
+        r"\$\{\{ steps\.averos\.outputs\.([\w-]+) \}\}",
+        lambda m: outputs[m.group(1)],
+        step["with"]["path"],
+    )
+    lines = (line.strip() for line in text.splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 def test_every_output_of_the_action_has_a_batch_rule_and_a_documented_batch_meaning() -> None:

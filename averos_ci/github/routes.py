@@ -278,15 +278,13 @@ def _run_one(command: str, o: Options) -> Any:
 
 
 def _run_batch(command: str, configs: list[str], options: Options) -> list[Any]:
-    """Each config of a batch in turn; one project's failure does not stop the others (it
-    is annotated), and the first failure is raised once all have run. The step outputs are
-    then the batch's, each project's combined (:mod:`averos_ci.github.batch_outputs`).
+    """Each config of a batch in turn (:func:`averos_ci.github.batch.run_batch`).
 
     ``patch`` writes the k-th project's result beside the one-project file, as
     ``averos-patch-<k>.json`` (k from 1, the config's line), and ``complete`` reads it from
     there: both jobs get the same matrix entry. The batch's ``patch-path`` output is then the
     folder (upload it whole)."""
-    from averos_ci.github.batch_outputs import BatchOutputs
+    from averos_ci.github.batch import batch_result_path, run_batch
 
     patch_file = None
     if command in ("patch", "complete"):
@@ -294,31 +292,12 @@ def _run_batch(command: str, configs: list[str], options: Options) -> list[Any]:
 
         chosen = options.out if command == "patch" else options.patch_path
         patch_file = chosen or default_result_path(options.environment)
-    outputs = BatchOutputs(len(configs), options.environment)
-    outcomes: list[Any] = []
-    failed: AverosCIError | None = None
-    try:
-        for k, config in enumerate(configs, start=1):
-            one = replace(options, config_path=config)
-            if patch_file is not None:
-                numbered = batch_result_path(patch_file, k)
-                one = replace(one, out=numbered, patch_path=numbered)
-            try:
-                with outputs.project(k - 1):
-                    outcomes.append(
-                        JOBS[command](one) if command in JOBS else _run_one(command, one)
-                    )
-            except AverosCIError as exc:
-                annotate("error", f"{config}: {exc.message}")
-                failed = failed or exc
-    finally:  # also when interrupted: a project that did not run set no output
-        outputs.write()
-    if failed is not None:
-        raise failed
-    return outcomes
 
+    def run_one(k: int, config: str) -> Any:
+        one = replace(options, config_path=config)
+        if patch_file is not None:
+            numbered = batch_result_path(patch_file, k)
+            one = replace(one, out=numbered, patch_path=numbered)
+        return JOBS[command](one) if command in JOBS else _run_one(command, one)
 
-def batch_result_path(path: Path, k: int) -> Path:
-    """The k-th project's result file of a batch: ``averos-patch-<k>.json`` beside the
-    one-project ``averos-patch.json``."""
-    return path.with_name(f"{path.stem}-{k}{path.suffix}")
+    return run_batch(configs, run_one, environ=options.environment)

@@ -1,4 +1,4 @@
-"""How a batch's step outputs are read and combined (averos_ci.github.batch_outputs); the
+"""How a batch's step outputs are read and combined (averos_ci.github.batch.outputs); the
 whole batch on the fake GitHub: test_batch_outputs.py."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from averos_ci.forge.actions_env import ActionsEnv, StepReport
-from averos_ci.github.batch_outputs import combine_all, parse_outputs
+from averos_ci.github.batch.outputs import combine_all, parse_outputs
 
 
 def test_outputs_are_read_back_as_the_step_report_writes_them_and_the_last_value_wins(

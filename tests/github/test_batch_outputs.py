@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from averos_ci.github.batch_outputs import RULES, parse_outputs
+from averos_ci.github.batch.outputs import RULES, parse_outputs
 from tests.github.gh_fake import FakeGitHub
 from tests.github.gh_monorepo import Monorepo, make_monorepo
 from tests.github.gh_world import REPO_ROOT, JobResult, git

@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 
+from averos_ci.forge.actions_env import ActionsEnv, StepReport
+
 
 class Combine(StrEnum):
     """How the projects' values of one output make the batch's."""
@@ -119,11 +121,10 @@ class BatchOutputs:
                     self._per_project[k] = parse_outputs(f.read().decode("utf-8"))
 
     def write(self) -> None:
+        """Append the batch's value of every output a project set (the runner keeps it)."""
         if self._path is None or not any(self._per_project):
             return
         # a project wrote outputs, so the Actions environment its report needed is there
-        from averos_ci.forge.actions_env import ActionsEnv, StepReport
-
         report = StepReport(ActionsEnv.from_environ(self._environ))
         report.set(**combine_all(self._per_project))
         report.flush()

@@ -20,7 +20,7 @@ from typing import Any
 from averos_ci._markdown import escape
 from averos_ci.forge.context import FlowContext
 from averos_ci.forge.events import IssueCommentEvent, PullRequestReviewEvent
-from averos_ci.review.approval_check import event_refusal, other_project
+from averos_ci.review.approval_check import NOTHING_TO_APPROVE, event_refusal, other_project
 from averos_ci.review.approvals import approval_view
 from averos_ci.review.approver import check_approver
 from averos_ci.review.comment import (
@@ -133,7 +133,11 @@ def approve(ctx: FlowContext, event: IssueCommentEvent | PullRequestReviewEvent)
         else:
             client.create_comment(number, reply)
         print(f"approval by {login} not counted: {refusal.reason}")
-        ctx.report.set(approved=False, plan_hash=meta.plan_hash if meta else "")
+        if refusal.reason == NOTHING_TO_APPROVE:  # as the plan job reports the same plan
+            ctx.report.set(approved=True, plan_hash=meta.plan_hash if meta else "",
+                           has_changes=False)  # fmt: skip
+        else:
+            ctx.report.set(approved=False, plan_hash=meta.plan_hash if meta else "")
         return ApproveOutcome(False, refusal.reason, plan_hash=meta.plan_hash if meta else None)
 
     assert sticky is not None and meta is not None

@@ -26,6 +26,10 @@ from averos_ci.review.records import HeadFacts
 from averos_ci.state.model import state_hash
 from averos_ci.statebranch.project_state import BranchState
 
+# The refusal of an approval of a plan without changes: nothing needed one (the plan job
+# already reports such a plan approved, and so does the approve job that refuses it).
+NOTHING_TO_APPROVE = "the plan has no changes: nothing to approve"
+
 
 def event_refusal(
     ctx: FlowContext,
@@ -75,7 +79,7 @@ def event_refusal(
             "once the plan comment shows it (with the new planHash to pin)"
         )
     elif not meta.has_changes:
-        refusal = Refusal("the plan has no changes: nothing to approve")
+        refusal = Refusal(NOTHING_TO_APPROVE)
     elif not meta.applicable:
         refusal = Refusal("the plan has conflicts and cannot be applied")
     elif isinstance(event, IssueCommentEvent):

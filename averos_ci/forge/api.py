@@ -185,6 +185,16 @@ class GitHubClient(RestClient):
             if "pull_request" not in i
         )
 
+    def get_issue(self, number: int) -> dict[str, Any] | None:
+        """GET /issues/{n} (an issue, or a pull request seen as one); ``None`` when it is
+        gone: deleted (410), moved to another repository (301) or never there (404)."""
+        try:
+            return json_object(self.request("GET", f"{self._repo}/issues/{number}"))
+        except GitHubAPIError as exc:
+            if exc.status in (301, 404, 410):
+                return None
+            raise
+
     def create_issue(self, *, title: str, body: str, labels: list[str]) -> dict[str, Any]:
         """POST /issues (not retried once sent: a retry could open two)."""
         return json_object(

@@ -10,6 +10,14 @@ sends it, so the runs agree without a lock and a later run repairs what a crashe
 
 Content-creating requests per key and run are bounded: at most one label, one issue or one
 update, one comment and the close — plus one close per duplicate found (concurrent runs).
+
+Reading is bounded too, for thousands of keys under one label (GitHub allows an Actions token
+1,000 requests an hour): a key whose caller knows its issue's number (``recorded``) fetches
+that one issue and takes it while it is still open, labelled, marked and the author's; any
+other key looks in :class:`OpenIssues`, the label's open issues listed at most once and shared
+by every key one process checks — plus the re-list after each issue it opens, which the race
+above needs. A caller that knows no issue is open (``resolve(look=False)``) sends nothing
+unless the listing is already at hand, where a forgotten issue is found and closed for free.
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ class IssueForge(Protocol):
     """What this module asks of a forge (:class:`averos_ci.forge.protocol.Forge` has it)."""
 
     def open_issues(self, label: str) -> Iterator[dict[str, Any]]: ...
+
+    def get_issue(self, number: int) -> dict[str, Any] | None: ...
 
     def create_issue(self, *, title: str, body: str, labels: list[str]) -> dict[str, Any]: ...
 
@@ -66,14 +76,60 @@ def marker(key: str) -> str:
     return f"<!-- averos-ci:issue {quoted} -->"
 
 
+class OpenIssues:
+    """The open issues under ``label``, listed on first use and shared by the keys checked
+    after it (one process: a batch job's projects). This process's own changes keep it
+    current; what other runs do meanwhile is caught where it matters — the re-list after
+    opening an issue (the race) and the next run."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self._open: dict[int, dict[str, Any]] | None = None
+
+    @property
+    def listed(self) -> bool:
+        return self._open is not None
+
+    def issues(self, forge: IssueForge) -> list[dict[str, Any]]:
+        """Oldest first; listed now unless already listed."""
+        if self._open is None:
+            return self.relist(forge)
+        return sorted(self._open.values(), key=lambda i: int(i["number"]))
+
+    def relist(self, forge: IssueForge) -> list[dict[str, Any]]:
+        """List again (every page), whether listed or not."""
+        self._open = {int(i["number"]): i for i in forge.open_issues(self.label)}
+        return self.issues(forge)
+
+    def kept(self, issue: dict[str, Any]) -> None:
+        if self._open is not None:
+            self._open[int(issue["number"])] = issue
+
+    def closed(self, number: int) -> None:
+        if self._open is not None:
+            self._open.pop(number, None)
+
+
 class TrackedIssue:
-    """The issue of ``key`` under ``label`` (listed once, on first use). ``author``: only
-    issues opened by that login count (another user's copy of the marker is ignored)."""
+    """The issue of ``key`` under ``label``, looked up once, on first use. ``author``: only
+    issues opened by that login count (another user's copy of the marker is ignored).
+    ``recorded``: the number its caller last kept for it (fetched alone, and taken while it
+    is still this key's open issue); ``listing``: the label's open issues shared with other
+    keys (by default this key's own)."""
 
     def __init__(
-        self, forge: IssueForge, *, label: Label, key: str, author: str | None = None
+        self,
+        forge: IssueForge,
+        *,
+        label: Label,
+        key: str,
+        author: str | None = None,
+        recorded: int | None = None,
+        listing: OpenIssues | None = None,
     ) -> None:
         self.forge, self.label, self.key, self.author = forge, label, key, author
+        self.recorded = recorded
+        self.listing = listing or OpenIssues(label.name)
         self._found: list[dict[str, Any]] | None = None
 
     @property
@@ -83,7 +139,8 @@ class TrackedIssue:
     def found(self) -> list[dict[str, Any]]:
         """The open issues of this key, oldest first (more than one: a race left duplicates)."""
         if self._found is None:
-            self._found = self._list()
+            own = self._fetch(self.recorded) if self.recorded is not None else None
+            self._found = [own] if own is not None else self._mine(self.listing.issues(self.forge))
         return self._found
 
     def current(self) -> dict[str, Any] | None:
@@ -109,9 +166,11 @@ class TrackedIssue:
                     hint=f'set "github": {{"botLogin": "{opener}"}} in the config (the login '
                     "of the token's bot), then close the extra issue",
                 )
-            found = self._list()  # a concurrent run may have opened one too
+            # a concurrent run may have opened one too: never answered from the shared listing
+            found = self._mine(self.listing.relist(self.forge))
             if not any(i["number"] == mine["number"] for i in found):
                 found = sorted([*found, mine], key=lambda i: int(i["number"]))
+                self.listing.kept(mine)
             action = IssueAction.OPENED if found[0]["number"] == mine["number"] else None
         else:
             action = None
@@ -121,13 +180,18 @@ class TrackedIssue:
             if kept.get("body") in (text, clip_body(text)) and kept.get("title") == title:
                 action = IssueAction.UNCHANGED
             else:
-                self.forge.update_issue(int(kept["number"]), title=title, body=text)
+                kept = self.forge.update_issue(int(kept["number"]), title=title, body=text)
+                self.listing.kept(kept)
                 action = IssueAction.UPDATED
         self._found = [kept]
         return IssueSync(action, int(kept["number"]), closed)
 
-    def resolve(self, *, comment: str) -> IssueSync:
-        """Close the open issue (and any duplicate) with ``comment``; nothing when none is."""
+    def resolve(self, *, comment: str, look: bool = True) -> IssueSync:
+        """Close the open issue (and any duplicate) with ``comment``; nothing when none is.
+        ``look=False``: the caller knows none is open — no request, unless the label's
+        listing is already at hand (it finds an issue a crashed run left unrecorded)."""
+        if not look and self.recorded is None and not self.listing.listed:
+            return IssueSync(IssueAction.NONE)
         found = self.found()
         if not found:
             return IssueSync(IssueAction.NONE)
@@ -135,6 +199,7 @@ class TrackedIssue:
         closed = self._close_duplicates(kept, found[1:])
         self.forge.create_comment(int(kept["number"]), comment)
         self.forge.update_issue(int(kept["number"]), state="closed", state_reason="completed")
+        self.listing.closed(int(kept["number"]))
         self._found = []
         return IssueSync(IssueAction.CLOSED, int(kept["number"]), closed)
 
@@ -149,14 +214,31 @@ class TrackedIssue:
                 state="closed",
                 state_reason="duplicate",
             )
+            self.listing.closed(int(dup["number"]))
         return tuple(int(d["number"]) for d in duplicates)
 
-    def _list(self) -> list[dict[str, Any]]:
+    def _fetch(self, number: int) -> dict[str, Any] | None:
+        """Issue ``number`` when it is still this key's open issue (closed, relabelled, its
+        marker edited away, a pull request, deleted or moved: ``None``)."""
+        issue = self.forge.get_issue(number)
+        if issue is None or "pull_request" in issue or issue.get("state") != "open":
+            return None
+        if self.label.name.lower() not in {n.lower() for n in _label_names(issue)}:
+            return None
+        return issue if self._mine([issue]) else None
+
+    def _mine(self, issues: list[dict[str, Any]]) -> list[dict[str, Any]]:
         first = self.marker
         mine = [
             i
-            for i in self.forge.open_issues(self.label.name)
+            for i in issues
             if str(i.get("body") or "").startswith(first + "\n")
             and (self.author is None or (i.get("user") or {}).get("login") == self.author)
         ]
         return sorted(mine, key=lambda i: int(i["number"]))
+
+
+def _label_names(issue: dict[str, Any]) -> list[str]:
+    """An issue's labels are objects, or plain names in older payloads."""
+    labels = issue.get("labels") or []
+    return [str(x.get("name") if isinstance(x, dict) else x) for x in labels]

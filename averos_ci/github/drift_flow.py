@@ -19,19 +19,26 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from averos_ci._actions import annotate
 from averos_ci._markdown import code, code_block
 from averos_ci.execute.regen.markers import find_markers
 from averos_ci.forge.context import FlowContext
-from averos_ci.forge.issue_sync import IssueAction, IssueSync, Label, TrackedIssue
+from averos_ci.forge.issue_sync import IssueAction, IssueSync, Label, OpenIssues, TrackedIssue
 from averos_ci.plan.model import PlanDiff
 from averos_ci.planning import plan_project
 from averos_ci.state.drift import DriftReport, render_drift
-from averos_ci.statebranch.drift_record import findings, save_record
+from averos_ci.statebranch.drift_record import (
+    FINDINGS,
+    findings,
+    load_record,
+    record_path,
+    save_record,
+)
 from averos_ci.statebranch.landing import Backoff
 from averos_ci.statebranch.project_state import BranchState
 
@@ -86,6 +93,14 @@ class DriftCheck:
     drift: DriftReport | None
     unapplied: Unapplied | None
     drift_text: str = ""  # the drift as markdown, paths relative to the repository
+    # the project's drift record on the state branch's tip the check read (None: no record)
+    record: dict[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def recorded_issue(self) -> int | None:
+        """The open issue the record names (None: none, or a record that names none)."""
+        number = self.record.get("issue") if self.record is not None else None
+        return number if isinstance(number, int) and number > 0 else None
 
     @property
     def drifted(self) -> bool:
@@ -139,6 +154,7 @@ def check_drift(ctx: FlowContext) -> DriftCheck:
             default_branch=planned.plan.manifest_hash,
         ),
         drift_text=text.rstrip(),
+        record=_record(sb.read(tip, record_path(ctx.project))),
     )
 
 
@@ -146,8 +162,14 @@ def drift_check(ctx: FlowContext) -> DriftOutcome:
     """Check the project, bring its issue and its record on the state branch up to date
     (the ``drift`` command's flow)."""
     check = check_drift(ctx)
+    shared = _shared(ctx)
     issue = TrackedIssue(
-        ctx.client, label=LABEL, key=f"drift:{check.project}", author=ctx.bot_login()
+        ctx.client,
+        label=LABEL,
+        key=f"drift:{check.project}",
+        author=shared.login(ctx),
+        recorded=check.recorded_issue,
+        listing=shared.listing,
     )
     if check.found:
         current = issue.current()
@@ -155,27 +177,35 @@ def drift_check(ctx: FlowContext) -> DriftOutcome:
         body = render_issue(check, since=since or (_now(), check.commit, ctx.env.run_url or "-"))
         synced = issue.publish(title=issue_title(check), body=body)
     else:
-        synced = issue.resolve(comment=resolved_comment(check, run_url=ctx.env.run_url))
+        # no record: the last check found nothing, so no issue is open (a crash between
+        # opening one and recording it is repaired by a check that lists)
+        comment = resolved_comment(check, run_url=ctx.env.run_url)
+        synced = issue.resolve(comment=comment, look=check.record is not None)
     ctx.report.set(
         drifted=check.drifted,
         unapplied=check.unapplied is not None,
         issue=synced.number if check.found and synced.number else "",  # the open one only
     )
-    record_drift(ctx, check)  # after the issue: a refused push still leaves it up to date
+    # after the issue: a refused push still leaves it up to date
+    record_drift(ctx, check, issue=synced.number if check.found else None)
     line = _status_line(check, synced)
     print(line)
     ctx.report.add_summary(line + "\n")
     return DriftOutcome(check, synced)
 
 
-def record_drift(ctx: FlowContext, check: DriftCheck) -> str | None:
-    """Write the check's findings to ``.drift/<project>.json`` on the state branch (removed
-    when clean) for the dashboard; the commit, or ``None`` when the record did not change."""
+def record_drift(ctx: FlowContext, check: DriftCheck, *, issue: int | None = None) -> str | None:
+    """Write the check's findings and its open ``issue`` to ``.drift/<project>.json`` on the
+    state branch (removed when clean) for the dashboard and the next check; the commit, or
+    ``None`` when the record did not change."""
     unapplied = check.unapplied.to_record() if check.unapplied is not None else None
+    found = findings(check.drift, unapplied=unapplied, issue=issue)
+    if _same(check.record, found):
+        return None  # what the checked tip holds already: not even a fetch
     return save_record(
         ctx.state_branch(),
         check.project,
-        findings(check.drift, unapplied=unapplied),
+        found,
         checked_at=_now(),
         commit=check.commit,
         run_url=ctx.env.run_url,
@@ -271,6 +301,42 @@ def resolved_comment(check: DriftCheck, *, run_url: str | None) -> str:
         f"No drift and nothing unapplied in {code(check.project)} as of commit "
         f"{code(check.commit[:12])}{where}: closing."
     )
+
+
+@dataclass
+class _Shared:
+    """What every project one process checks shares (a batch job checks several): the
+    token's login, asked once, and the label's open issues, listed at most once."""
+
+    listing: OpenIssues = field(default_factory=lambda: OpenIssues(LABEL.name))
+    _login: str | None = None
+    _asked: bool = False
+
+    def login(self, ctx: FlowContext) -> str:
+        """:meth:`FlowContext.bot_login`, GET /user sent once per process."""
+        if not self._asked:
+            self._login, self._asked = ctx.client.authenticated_login(), True
+        return self._login or ctx.settings.bot_login
+
+
+_SHARED: dict[tuple[str, str], _Shared] = {}  # (API, repository): one per process and token
+
+
+def _shared(ctx: FlowContext) -> _Shared:
+    return _SHARED.setdefault((ctx.client.api_url, ctx.client.repository), _Shared())
+
+
+def _record(raw: bytes | None) -> dict[str, Any] | None:
+    """The drift record as the state branch holds it; one that cannot be read counts as a
+    record that names no issue (the check looks, then rewrites it)."""
+    return None if raw is None else (load_record(raw) or {})
+
+
+def _same(record: dict[str, Any] | None, found: dict[str, Any] | None) -> bool:
+    """``record`` already says ``found`` (its findings and its issue)."""
+    if record is None or found is None:
+        return record is None and found is None
+    return all(record.get(k) == found.get(k) for k in FINDINGS)
 
 
 def _relative(text: str, root: Path) -> str:

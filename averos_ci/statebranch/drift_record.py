@@ -5,7 +5,8 @@ The records live outside the project folders: a commit into ``<project>/`` would
 apply's optimistic lock watches (:mod:`averos_ci.statebranch.landing`), and no project can be
 named ``.drift`` (a project name never starts with ``.``). A record says what the check found
 — generated files gone or edited, conflict markers, merged but unapplied manifest changes —,
-since when (``since``, kept while it lasts) and which check wrote it; a clean project has none.
+since when (``since``, kept while it lasts), the open issue that says so (``issue``) and which
+check wrote it; a clean project has none.
 It is written only when the findings change: a check that finds the same thing commits nothing.
 """
 
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
 
 RECORDS = ".drift"
 FORMAT_VERSION = 1
-FINDINGS = ("drifted", "absent", "files", "markers", "unapplied")  # what a change is judged on
+# what a change is judged on (``issue``: the next check fetches the open issue it names)
+FINDINGS = ("drifted", "absent", "files", "markers", "unapplied", "issue")
 
 
 def record_path(project: str) -> str:
@@ -44,12 +46,16 @@ def record_project(path: str) -> str | None:
 
 
 def findings(
-    report: DriftReport | None, *, unapplied: dict[str, Any] | None = None
+    report: DriftReport | None,
+    *,
+    unapplied: dict[str, Any] | None = None,
+    issue: int | None = None,
 ) -> dict[str, Any] | None:
     """A check's findings as the record holds them; ``None`` when there are none (clean).
 
     ``unapplied``: the applied and the default branch's manifest hashes and the counts of
-    what a plan would change (``applied``, ``defaultBranch``, ``toAdd`` …)."""
+    what a plan would change (``applied``, ``defaultBranch``, ``toAdd`` …); ``issue``: the
+    number of the project's open drift issue."""
     files: list[dict[str, str]] = []
     markers: list[str] = []
     drifted, absent = False, None
@@ -67,6 +73,7 @@ def findings(
         "files": files if drifted else [],
         "markers": markers,
         "unapplied": unapplied,
+        "issue": issue,
     }
 
 
@@ -91,7 +98,7 @@ def save_record(
         if tip is None:
             return None
         raw = sb.read(tip, path)
-        old = _load(raw)
+        old = load_record(raw)
         if (raw is None and found is None) or (old is not None and _findings_of(old) == found):
             return None  # the same findings (an unreadable record is rewritten or removed)
         with tempfile.TemporaryDirectory(prefix="averos-ci-drift-") as tmp:
@@ -121,7 +128,7 @@ def save_record(
     )
 
 
-def _load(raw: bytes | None) -> dict[str, Any] | None:
+def load_record(raw: bytes | None) -> dict[str, Any] | None:
     """The record on the branch; one that cannot be read (not JSON, another format) counts as
     none and is rewritten."""
     if raw is None:

@@ -33,11 +33,11 @@ from averos_ci.plan.model import PlanDiff
 from averos_ci.planning import plan_project
 from averos_ci.state.drift import DriftReport, render_drift
 from averos_ci.statebranch.drift_record import (
-    FINDINGS,
     findings,
-    load_record,
+    read_record,
     record_path,
     save_record,
+    says,
 )
 from averos_ci.statebranch.landing import Backoff
 from averos_ci.statebranch.project_state import BranchState
@@ -93,7 +93,8 @@ class DriftCheck:
     drift: DriftReport | None
     unapplied: Unapplied | None
     drift_text: str = ""  # the drift as markdown, paths relative to the repository
-    # the project's drift record on the state branch's tip the check read (None: no record)
+    # the project's drift record at the state branch's tip the check read (None: no record,
+    # {}: one that cannot be read)
     record: dict[str, Any] | None = field(default=None, compare=False)
 
     @property
@@ -154,7 +155,7 @@ def check_drift(ctx: FlowContext) -> DriftCheck:
             default_branch=planned.plan.manifest_hash,
         ),
         drift_text=text.rstrip(),
-        record=_record(sb.read(tip, record_path(ctx.project))),
+        record=read_record(sb.read(tip, record_path(ctx.project))),
     )
 
 
@@ -200,7 +201,7 @@ def record_drift(ctx: FlowContext, check: DriftCheck, *, issue: int | None = Non
     ``None`` when the record did not change."""
     unapplied = check.unapplied.to_record() if check.unapplied is not None else None
     found = findings(check.drift, unapplied=unapplied, issue=issue)
-    if _same(check.record, found):
+    if says(check.record, found):
         return None  # what the checked tip holds already: not even a fetch
     return save_record(
         ctx.state_branch(),
@@ -324,19 +325,6 @@ _SHARED: dict[tuple[str, str], _Shared] = {}  # (API, repository): one per proce
 
 def _shared(ctx: FlowContext) -> _Shared:
     return _SHARED.setdefault((ctx.client.api_url, ctx.client.repository), _Shared())
-
-
-def _record(raw: bytes | None) -> dict[str, Any] | None:
-    """The drift record as the state branch holds it; one that cannot be read counts as a
-    record that names no issue (the check looks, then rewrites it)."""
-    return None if raw is None else (load_record(raw) or {})
-
-
-def _same(record: dict[str, Any] | None, found: dict[str, Any] | None) -> bool:
-    """``record`` already says ``found`` (its findings and its issue)."""
-    if record is None or found is None:
-        return record is None and found is None
-    return all(record.get(k) == found.get(k) for k in FINDINGS)
 
 
 def _relative(text: str, root: Path) -> str:

@@ -97,14 +97,13 @@ def save_record(
         tip = sb.fetch()
         if tip is None:
             return None
-        raw = sb.read(tip, path)
-        old = load_record(raw)
-        if (raw is None and found is None) or (old is not None and _findings_of(old) == found):
+        old = read_record(sb.read(tip, path))
+        if says(old, found):
             return None  # the same findings (an unreadable record is rewritten or removed)
         with tempfile.TemporaryDirectory(prefix="averos-ci-drift-") as tmp:
             file: Path | None = None
             if found is not None:
-                since = old.get("since") if old is not None else None  # it lasts
+                since = old.get("since") if old else None  # it lasts
                 record = {
                     "formatVersion": FORMAT_VERSION,
                     "project": project,
@@ -128,17 +127,24 @@ def save_record(
     )
 
 
-def load_record(raw: bytes | None) -> dict[str, Any] | None:
-    """The record on the branch; one that cannot be read (not JSON, another format) counts as
-    none and is rewritten."""
+def read_record(raw: bytes | None) -> dict[str, Any] | None:
+    """The record as the branch holds it: ``None`` when there is none, ``{}`` when it cannot
+    be read (not JSON, another format: it names no finding and is rewritten or removed)."""
     if raw is None:
         return None
     try:
         data = json.loads(raw.decode("utf-8"))
     except ValueError:
-        return None
+        return {}
     ok = isinstance(data, dict) and data.get("formatVersion") == FORMAT_VERSION
-    return data if ok else None
+    return data if ok else {}
+
+
+def says(record: dict[str, Any] | None, found: dict[str, Any] | None) -> bool:
+    """``record`` (:func:`read_record`) already holds ``found``: nothing to write."""
+    if record is None or found is None:
+        return record is None and found is None
+    return _findings_of(record) == found
 
 
 def _findings_of(record: dict[str, Any]) -> dict[str, Any]:

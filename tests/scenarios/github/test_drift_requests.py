@@ -114,8 +114,8 @@ def test_a_batch_fetches_each_recorded_issue_and_lists_at_most_once(
     sent = check(mono, names)
     issues = open_issues(fake)
     assert sorted(issues) == names[:WAITING]
-    assert recorded_issues(mono) == issues
     assert listings(sent) == 1 + WAITING
+    assert recorded_issues(mono) == issues
     assert [r.path for r in sent if r.path == "/user"] == ["/user"]  # asked once per job
 
     # a crashed run opened p20's issue and never recorded it: a clean project with no record

@@ -37,6 +37,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -50,6 +51,17 @@ from tests.github.gh_monorepo import Monorepo, make_monorepo, project_name
 from tests.github.gh_world import git
 
 RETRY = re.compile(r"re-applied on \S* after ([0-9.]+) s")
+LEFT = "left to the next push"  # a progress push another job beat (best effort, no retry)
+
+
+@dataclass(frozen=True)
+class Round:
+    landed: int  # jobs whose state landed (serial 1)
+    retries: int  # rejected pushes re-applied on a moved tip
+    left: int  # progress pushes beaten by another job, left to the next push
+    replans: int
+    wall: float  # seconds from the start to the end of the last job
+    slept: float  # back-off per job, seconds
 
 
 def deadline_for(jobs: int, given: float | None) -> float:
@@ -58,9 +70,7 @@ def deadline_for(jobs: int, given: float | None) -> float:
     return given if given is not None else 120.0 + 6.0 * jobs
 
 
-def one_round(
-    mono: Monorepo, merge: str, names: list[str], deadline: float
-) -> tuple[int, int, int, float, float]:
+def one_round(mono: Monorepo, merge: str, names: list[str], deadline: float) -> Round:
     git(mono.world.origin, "update-ref", "-d", "refs/heads/averos-state")  # a fresh start
     jobs_ready = [mono.prepare("push", mono.world.push_event(merge), merge, p) for p in names]
     started = time.perf_counter()
@@ -77,18 +87,23 @@ def one_round(
             landed += 1
         elif r.code == 0:
             raise SystemExit(f"{name}: exit 0 but its state is missing or wrong (a lost update)")
-    left = [p for p in files if p.endswith(("/apply.json", "/checkpoints.json"))]
-    if left and landed == len(names):
-        raise SystemExit(f"every job landed but claims or checkpoints were left: {left}")
+    kept = [p for p in files if p.endswith(("/apply.json", "/checkpoints.json"))]
+    if kept and landed == len(names):
+        raise SystemExit(f"every job landed but claims or checkpoints were left: {kept}")
     waits = [float(w) for r in results for w in RETRY.findall(r.stdout)]
-    retries = len(waits)
-    replans = sum(r.stdout.count("re-planning") for r in results)
     failed = [(name, r) for name, r in zip(names, results, strict=True) if r.code != 0]
     for name, r in failed[:10]:
         print(f"  {name} exit {r.code}: {r.stderr.strip().splitlines()[-1:]}")
     if len(failed) > 10:
         print(f"  … and {len(failed) - 10} more jobs that did not exit 0")
-    return landed, retries, replans, wall, sum(waits) / len(names)
+    return Round(
+        landed=landed,
+        retries=len(waits),
+        left=sum(r.stdout.count(LEFT) for r in results),
+        replans=sum(r.stdout.count("re-planning") for r in results),
+        wall=wall,
+        slept=sum(waits) / len(names),
+    )
 
 
 def main() -> int:
@@ -135,7 +150,7 @@ def main() -> int:
     server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
     server.start()
     tmp = Path(tempfile.mkdtemp(prefix="averos-bench-parallel-"))
-    rounds: dict[int, list[tuple[int, int, int, float, float]]] = {n: [] for n in sizes}
+    rounds: dict[int, list[Round]] = {n: [] for n in sizes}
     try:
         fake = FakeGitHub(server)
         # GitHub's largest page (per_page=100): the fake's default of 2 exists to exercise
@@ -157,14 +172,12 @@ def main() -> int:
         for n in range(runs):
             for count in sizes:
                 deadline = deadline_for(count, args.deadline)
-                landed, retries, replans, wall, slept = one_round(
-                    mono, merge, names[:count], deadline
-                )
-                rounds[count].append((landed, retries, replans, wall, slept))
+                r = one_round(mono, merge, names[:count], deadline)
+                rounds[count].append(r)
                 print(
-                    f"round {n + 1}, {count} projects: landed {landed}/{count}, retries "
-                    f"{retries}, re-plans {replans}, wall {wall:.2f} s, back-off {slept:.2f} s "
-                    "per job",
+                    f"round {n + 1}, {count} projects: landed {r.landed}/{count}, retries "
+                    f"{r.retries}, progress left to the next push {r.left}, re-plans "
+                    f"{r.replans}, wall {r.wall:.2f} s, back-off {r.slept:.2f} s per job",
                     flush=True,
                 )
     finally:
@@ -173,21 +186,23 @@ def main() -> int:
     print(f"sizes: {sizes[0]} and {sizes[1]}, rounds: {runs}, settings: {github or 'defaults'}")
     shares = []
     for count, rs in rounds.items():
-        landed_m = statistics.median(r[0] for r in rs)
+        landed_m = statistics.median(r.landed for r in rs)
         shares.append(landed_m / count)
-        wall_m = statistics.median(r[3] for r in rs)
+        wall_m = statistics.median(r.wall for r in rs)
+        retries_m = statistics.median(r.retries for r in rs)
         print(
-            f"{count} projects: landed (median) {landed_m:g}/{count}, retries "
-            f"{statistics.median(r[1] for r in rs):g}, re-plans "
-            f"{statistics.median(r[2] for r in rs):g}, back-off per job "
-            f"{statistics.median(r[4] for r in rs):.2f} s, wall {wall_m:.2f} s "
+            f"{count} projects: landed (median) {landed_m:g}/{count}, retries {retries_m:g} "
+            f"({retries_m / count:.2f} per project), progress left to the next push "
+            f"{statistics.median(r.left for r in rs):g}, re-plans "
+            f"{statistics.median(r.replans for r in rs):g}, back-off per job "
+            f"{statistics.median(r.slept for r in rs):.2f} s, wall {wall_m:.2f} s "
             f"({wall_m / count:.2f} s per project)"
         )
     ratio = statistics.median(
-        big[3] / one[3] for one, big in zip(rounds[sizes[0]], rounds[sizes[1]], strict=True)
+        big.wall / one.wall for one, big in zip(rounds[sizes[0]], rounds[sizes[1]], strict=True)
     )
     figures.check("parallel_applies.landed_share", min(shares))
-    if any(r[0] < count for count, rs in rounds.items() for r in rs):
+    if any(r.landed < count for count, rs in rounds.items() for r in rs):
         # a wall that ended at the deadline, or with jobs that failed, measures nothing
         print(f"wall time {sizes[1]} / {sizes[0]}: not measured (jobs did not land), {ratio:.2f}x")
     else:

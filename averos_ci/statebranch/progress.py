@@ -1,7 +1,14 @@
 """Writing one project's directory of the state branch while an apply runs: optimistic
 pushes that re-apply over other projects' commits (averos_ci.statebranch.landing), and a
 RunnerEventListener that pushes checkpoints and the partly generated workspace after
-finished nodes."""
+finished nodes.
+
+Those progress pushes are best effort: a checkpoint only saves re-running nodes, so one that
+another project's job beat is not re-applied and pushed again (in a matrix of N jobs that
+multiplied the collisions); the next progress push, or the push that must land (claim,
+failure, final state), carries it. The rejection still fetches the tip, so the next push
+starts from it and a foreign edit of this project stops the run at once.
+"""
 
 from __future__ import annotations
 
@@ -30,20 +37,39 @@ class ProjectWriter:
         self.retries = 0  # pushes re-applied over other projects' commits, for the report
 
     def push(self, message: str) -> None:
-        commit = self.sb.commit(parent=self.tip, subdir=self.project, src=self.src, message=message)
+        """Land ``<project>/`` as it is now: re-applied over other projects' commits."""
+        commit = self._commit(message)
         landed = land(
             self.sb, project=self.project, commit=commit, base=self.tip, backoff=self.backoff
         )
         if landed is None:
-            raise ApplyRefused(
-                f"the state of project {self.project!r} on "
-                f"{self.sb.branch!r} was changed by another job during "
-                "this apply",
-                hint="`averos-ci state show` says what is there now (e.g. an "
-                "`averos-ci state abandon`); re-run the job to apply again",
-            )
+            raise self._refused()
         self.tip = landed.tip
         self.retries += landed.retries
+
+    def try_push(self, message: str) -> bool:
+        """Push ``<project>/`` once; ``False`` when another project's job moved the branch.
+        Nothing is re-applied: the fetched tip becomes the base of the next push."""
+        commit = self._commit(message)
+        if self.sb.push(commit):
+            self.tip = commit
+            return True
+        tip = self.sb.fetch()
+        if self.sb.subtree(tip, self.project) != self.sb.subtree(self.tip, self.project):
+            raise self._refused()
+        self.tip = tip
+        return False
+
+    def _commit(self, message: str) -> str:
+        return self.sb.commit(parent=self.tip, subdir=self.project, src=self.src, message=message)
+
+    def _refused(self) -> ApplyRefused:
+        return ApplyRefused(
+            f"the state of project {self.project!r} on {self.sb.branch!r} was changed by "
+            "another job during this apply",
+            hint="`averos-ci state show` says what is there now (e.g. an "
+            "`averos-ci state abandon`); re-run the job to apply again",
+        )
 
 
 class ProgressPusher:
@@ -60,7 +86,8 @@ class ProgressPusher:
         self.writer, self.interval = writer, interval
         self.workspace_root, self.state_key = workspace_root, state_key
         self._last = time.monotonic()
-        self.pushed = 0
+        self.pushed = 0  # progress pushes that landed
+        self.left = 0  # progress pushes another job's push beat, left to the next push
 
     def on_event(self, event: Any) -> None:
         kind = str(getattr(event, "type", ""))
@@ -70,15 +97,23 @@ class ProgressPusher:
             return
         if time.monotonic() - self._last < self.interval:
             return
-        self.flush(f"progress: {getattr(event, 'node_id', '')}")
+        self.flush(f"progress: {getattr(event, 'node_id', '')}", must_land=False)
 
-    def flush(self, message: str) -> None:
-        snapshot(
-            changed_files(self.writer.sb.repo, self.workspace_root),
-            self.writer.src / PARTIAL,
-        )
+    def flush(self, message: str, *, must_land: bool = True) -> None:
+        """Push the checkpoints and the workspace so far; ``must_land=False``: one try."""
+        writer = self.writer
+        snapshot(changed_files(writer.sb.repo, self.workspace_root), writer.src / PARTIAL)
         # with a state key, what a later job resumes from is authenticated (statebranch/seal.py)
-        seal_progress(self.writer.src, key=self.state_key, project=self.writer.project)
-        self.writer.push(f"averos-ci: {self.writer.project}: {message}")
-        self._last = time.monotonic()
+        seal_progress(writer.src, key=self.state_key, project=writer.project)
+        text = f"averos-ci: {writer.project}: {message}"
+        self._last = time.monotonic()  # a rejected try waits for the interval like a landed one
+        if must_land:
+            writer.push(text)
+        elif not writer.try_push(text):
+            self.left += 1
+            print(
+                f"{writer.sb.branch} moved (another project's job pushed): progress of "
+                f"{writer.project}/ left to the next push"
+            )
+            return
         self.pushed += 1

@@ -52,22 +52,23 @@ class StateBranch:
     # -- reading ---------------------------------------------------------------------------
 
     def fetch(self) -> str | None:
-        """Fetch the branch into a private ref; its tip, or ``None`` if it does not exist yet."""
-        try:
-            out = self.repo.git.ls_remote("--heads", self.remote, f"refs/heads/{self.branch}")
-        except git.GitCommandError as exc:
-            raise GitError(f"cannot reach remote {self.remote!r}: {_stderr(exc)}") from None
-        if not str(out).strip():
-            return None
+        """Fetch the branch into a private ref; its tip, or ``None`` if it does not exist yet.
+
+        One ``git fetch`` of that ref alone (no ``ls-remote`` first, the tip read in-process):
+        parallel jobs fetch again after every rejected push, so each process counts.
+        """
         try:
             self.repo.git.fetch(
                 "--no-tags", "--quiet", self.remote, f"+refs/heads/{self.branch}:{self.private_ref}"
             )
         except git.GitCommandError as exc:
+            text = _stderr(exc)  # GitPython runs git with LC_ALL=C: the message is git's own
+            if "couldn't find remote ref" in text:
+                return None
             raise GitError(
-                f"cannot fetch {self.branch!r} from {self.remote!r}: {_stderr(exc)}"
+                f"cannot reach remote {self.remote!r} to fetch {self.branch!r}: {text}"
             ) from None
-        return str(self.repo.git.rev_parse(self.private_ref)).strip()
+        return self.repo.commit(self.private_ref).hexsha
 
     def export(self, tip: str | None, subdir: str, dest: Path) -> None:
         """Write the files under ``subdir/`` at ``tip`` into ``dest`` (which is emptied first)."""

@@ -16,8 +16,10 @@ Reading is bounded too, for thousands of keys under one label (GitHub allows an 
 that one issue and takes it while it is still open, labelled, marked and the author's; any
 other key looks in :class:`OpenIssues`, the label's open issues listed at most once and shared
 by every key one process checks — plus the re-list after each issue it opens, which the race
-above needs. A caller that knows no issue is open (``resolve(look=False)``) sends nothing
-unless the listing is already at hand, where a forgotten issue is found and closed for free.
+above needs. Resolving needs no listing when the caller knows no issue is open
+(``resolve(look=False)``) or its recorded issue is closed already (by hand): nothing is sent
+beyond that one fetch unless the listing is at hand, where a forgotten issue is found and
+closed for free.
 """
 
 from __future__ import annotations
@@ -131,6 +133,7 @@ class TrackedIssue:
         self.recorded = recorded
         self.listing = listing or OpenIssues(label.name)
         self._found: list[dict[str, Any]] | None = None
+        self._recorded_issue: list[dict[str, Any] | None] | None = None  # [fetched]
 
     @property
     def marker(self) -> str:
@@ -139,7 +142,7 @@ class TrackedIssue:
     def found(self) -> list[dict[str, Any]]:
         """The open issues of this key, oldest first (more than one: a race left duplicates)."""
         if self._found is None:
-            own = self._fetch(self.recorded) if self.recorded is not None else None
+            own = self._own()
             self._found = [own] if own is not None else self._mine(self.listing.issues(self.forge))
         return self._found
 
@@ -189,9 +192,14 @@ class TrackedIssue:
     def resolve(self, *, comment: str, look: bool = True) -> IssueSync:
         """Close the open issue (and any duplicate) with ``comment``; nothing when none is.
         ``look=False``: the caller knows none is open — no request, unless the label's
-        listing is already at hand (it finds an issue a crashed run left unrecorded)."""
-        if not look and self.recorded is None and not self.listing.listed:
-            return IssueSync(IssueAction.NONE)
+        listing is already at hand (it finds an issue a crashed run left unrecorded). The
+        recorded issue, when it is no longer open (closed by hand), says the same."""
+        if self._found is None and (self.recorded is not None or not look):
+            own = self._own()
+            if own is not None:
+                self._found = [own]
+            elif not self.listing.listed:
+                return IssueSync(IssueAction.NONE)
         found = self.found()
         if not found:
             return IssueSync(IssueAction.NONE)
@@ -216,6 +224,12 @@ class TrackedIssue:
             )
             self.listing.closed(int(dup["number"]))
         return tuple(int(d["number"]) for d in duplicates)
+
+    def _own(self) -> dict[str, Any] | None:
+        """The recorded issue while it is this key's open issue; fetched once."""
+        if self.recorded is not None and self._recorded_issue is None:
+            self._recorded_issue = [self._fetch(self.recorded)]
+        return self._recorded_issue[0] if self._recorded_issue else None
 
     def _fetch(self, number: int) -> dict[str, Any] | None:
         """Issue ``number`` when it is still this key's open issue (closed, relabelled, its

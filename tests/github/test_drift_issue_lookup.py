@@ -128,3 +128,14 @@ def test_keys_share_one_listing_kept_current_by_what_they_open_and_close(
     assert (again.action, again.number) == (IssueAction.UNCHANGED, new.number)
     assert tracked(client, "drift:orphan", listing=listing).found() == []
     assert reads(fake, start)[0] == 0
+
+
+def test_a_clean_key_whose_recorded_issue_was_closed_by_hand_sends_one_get(
+    fake: FakeGitHub, client: GitHubClient
+) -> None:
+    number = opened(fake, "drift:a")
+    fake.issues[number].update(state="closed", state_reason="completed")
+    start = len(fake.requests)
+    synced = tracked(client, "drift:a", recorded=number).resolve(comment="gone")
+    assert synced.action is IssueAction.NONE
+    assert reads(fake, start) == (0, [str(number)]) and fake.issue_comments(number) == []

@@ -1,5 +1,5 @@
 """What a scheduled drift check costs in GitHub requests (issue 40: thousands of projects in
-one repository, an Actions token allowed 1,000 requests an hour): one batch job checks 24
+one repository, an Actions token allowed 1,000 requests an hour): one batch job checks 20
 projects, eight of them with merged but unapplied changes. Each project's drift record names its
 open issue, so a run fetches that one issue; the open drift issues are listed at most once per
 job (plus the re-list after each issue it opens, which catches a concurrent run's duplicate);
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 
 SPEC = spec_path()  # resolved before a test installs its private $HOME
 LABEL = "averos-drift"
-PROJECTS, WAITING = 24, 8  # apps/p00 … apps/p07 wait unapplied: their issues are open
+PROJECTS, WAITING = 20, 8  # apps/p00 … apps/p07 wait unapplied: their issues are open
 FAST = {"pushBackoffSeconds": 0.05, "pushBackoffMaxSeconds": 1}
 
 
@@ -109,7 +109,7 @@ def test_a_batch_fetches_each_recorded_issue_and_lists_at_most_once(
     mono.world.merge("waiting")
 
     # 1. the first run opens eight issues and records each one's number; the open issues are
-    # listed once, then again after each issue opened (the race check); the sixteen clean
+    # listed once, then again after each issue opened (the race check); the twelve clean
     # projects use the listing already there
     sent = check(mono, names)
     issues = open_issues(fake)
@@ -118,16 +118,16 @@ def test_a_batch_fetches_each_recorded_issue_and_lists_at_most_once(
     assert recorded_issues(mono) == issues
     assert [r.path for r in sent if r.path == "/user"] == ["/user"]  # asked once per job
 
-    # a crashed run opened p20's issue and never recorded it: a clean project with no record
+    # a crashed run opened p19's issue and never recorded it: a clean project with no record
     orphan = fake.add_issue(
-        title=f"averos-ci: drift in {names[20]}",
-        body=f'<!-- averos-ci:issue "drift:{names[20]}" -->\nleft by a crashed run',
+        title=f"averos-ci: drift in {names[-1]}",
+        body=f'<!-- averos-ci:issue "drift:{names[-1]}" -->\nleft by a crashed run',
         labels=(LABEL,),
         user=BOT,
     )["number"]
 
     # 2. nothing changed: one GET per recorded issue and one GET /user, no listing, nothing
-    # written (the old check listed every open drift issue for each of the 24 projects)
+    # written (the old check listed every open drift issue for each of the 20 projects)
     sent = check(mono, names)
     assert listings(sent) == 0
     assert fetched(sent) == sorted(issues.values())

@@ -23,6 +23,7 @@ from averos_ci.statebranch.git_access import CredentialGit, identity_env
 from averos_ci.statebranch.git_access import GitError as GitError
 from averos_ci.statebranch.git_access import open_repo as open_repo
 from averos_ci.statebranch.git_access import token_auth_env as token_auth_env
+from averos_ci.statebranch.graft import commit_tree, graft
 from averos_ci.statebranch.staging import stage, write_blobs
 
 PRIVATE_REF_PREFIX = "refs/averos-ci/"
@@ -219,18 +220,17 @@ class StateBranch:
 
     def replant(self, commit: str, *, onto: str | None, subdir: str) -> str:
         """``commit``'s ``subdir/`` re-applied onto ``onto``: a commit (same message) whose
-        tree is ``onto``'s with that folder replaced — a rebase over other folders' commits."""
-        with self._scratch_index() as env:
-            g = self.repo.git
-            g.read_tree(onto or "--empty", env=env)
-            g.rm("-r", "--cached", "--quiet", "--ignore-unmatch", "--", subdir, env=env)
-            folder = self.subtree(commit, subdir)
-            if folder is not None:
-                g.read_tree(f"--prefix={subdir}/", folder, env=env)
-            tree = str(g.write_tree(env=env)).strip()
-            message = str(self.repo.commit(commit).message).rstrip("\n")
-            args = [tree, "-m", message] + (["-p", onto] if onto else [])
-            return str(g.commit_tree(*args, env={**env, **self._env})).strip()
+        tree is ``onto``'s with that folder replaced — a rebase over other folders' commits,
+        made in-process (it runs between a fetch and a push that parallel jobs race for)."""
+        made = self.repo.commit(commit)
+        try:
+            folder = made.tree / subdir
+        except KeyError:
+            folder = None
+        root = self.repo.commit(onto).tree if onto else None
+        tree = graft(self.repo, root, subdir, folder if isinstance(folder, git.Tree) else None)
+        message = str(made.message)
+        return commit_tree(self.repo, tree, message=message, parent=onto, identity=self._env)
 
     def subtree(self, tip: str | None, subdir: str) -> str | None:
         """The tree id of ``subdir`` at ``tip`` (``None``: absent) — to detect foreign edits."""

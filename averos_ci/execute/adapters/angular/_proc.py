@@ -7,9 +7,10 @@ import os
 import signal
 import subprocess
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
+from types import FrameType
 from typing import IO, NoReturn
 
 from averos_ci.execute.adapters import _children as children
@@ -92,21 +93,27 @@ def run(
     resumed after a SIGKILL can end it.
     """
     sink = _LogSink(log, cmd)
-    proc = subprocess.Popen(
-        list(cmd),
-        cwd=cwd,
-        env=dict(env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
-        start_new_session=True,
-        pass_fds=_HELD.get(),
-    )
+    held = _HeldSignals()
+    try:
+        proc = subprocess.Popen(
+            list(cmd),
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+            pass_fds=_HELD.get(),
+        )
+    except BaseException:
+        held.release()
+        raise
     timed_out = False
     try:
         with children.live(proc.pid, short(cmd)) as group:
+            held.release()  # a signal received meanwhile acts now: the command is live
             if track is not None:
                 children.record(track[0], proc.pid, track[1])
             assert proc.stdout is not None and proc.stderr is not None
@@ -119,8 +126,11 @@ def run(
                     os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
     except BaseException:  # KeyboardInterrupt: never leave the group running
-        children.end_group(proc.pid)
-        proc.wait()
+        try:
+            children.end_group(proc.pid)
+            _reap(proc)
+        finally:
+            held.release()
         raise
     finally:
         if track is not None:
@@ -133,6 +143,59 @@ def run(
     if code != 0:
         raise CommandFailed(cmd, code, out, err)
     return subprocess.CompletedProcess(list(cmd), code, out, err)
+
+
+class _HeldSignals:
+    """SIGINT and SIGTERM held back while a command starts, until it is live in
+    ``adapters._children`` (:meth:`release` acts on one received meanwhile).
+
+    Their KeyboardInterrupt could otherwise land as ``Popen`` returns (or inside it, once the
+    child is forked): the child's pid would be lost with the ``Popen``, and the command — in a
+    process group of its own, out of reach of a terminal's Ctrl-C — would outlive averos-ci.
+    Only the main thread runs signal handlers; in another thread this holds nothing.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self._received: list[int] = []
+        self._saved: dict[int, Callable[[int, FrameType | None], object] | int] = {}
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for signum in self.SIGNALS:
+            handler = signal.getsignal(signum)
+            if callable(handler) or handler == signal.SIG_DFL:  # not SIG_IGN, nor a C handler
+                self._saved[signum] = handler
+                signal.signal(signum, self._hold)
+
+    def _hold(self, signum: int, frame: FrameType | None) -> None:
+        self._received.append(signum)
+
+    def release(self) -> None:
+        """Put the handlers back and run them for the signals received meanwhile (once each)."""
+        saved, self._saved = self._saved, {}
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(self._received):
+            handler = saved[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)
+        self._received.clear()
+
+
+def _reap(proc: subprocess.Popen[str]) -> None:
+    """Collect the ended ``proc`` without ``Popen.wait``: a KeyboardInterrupt landing in
+    ``Popen.wait(timeout)`` just after it took its internal lock leaves that lock held, and
+    another ``wait`` would then block forever."""
+    if proc.returncode is not None:
+        return
+    try:
+        _, status = os.waitpid(proc.pid, 0)
+    except ChildProcessError:  # collected already
+        return
+    proc.returncode = os.waitstatus_to_exitcode(status)
 
 
 @contextlib.contextmanager

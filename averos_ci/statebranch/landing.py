@@ -74,8 +74,8 @@ def land(
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
 ) -> Landed | None:
-    """Push ``commit`` (made on ``base``); re-apply its ``project/`` folder onto the fetched
-    tip while only other projects moved the branch.
+    """Push ``commit`` (made on ``base``), re-applied on the current tip first; re-apply its
+    ``project/`` folder onto the fetched tip again while only other projects move the branch.
 
     ``None`` when ``project/`` itself changed on the remote since ``base``: someone else wrote
     this project, which only the caller can judge. :class:`GitError` when the budget is spent.
@@ -83,6 +83,13 @@ def land(
     own = sb.subtree(base, project)
     started = clock()
     retries = 0
+    # ``base`` may be long gone (a plan or an apply ran since): start from the tip as it is
+    # now rather than lose a push, and a back-off, to a parent that other jobs moved past
+    tip = sb.fetch()
+    if tip != base:
+        if sb.subtree(tip, project) != own:
+            return None
+        commit = sb.replant(commit, onto=tip, subdir=project)
     while not sb.push(commit):
         spent = clock() - started
         wait = min(backoff.delay(retries + 1), max(0.0, backoff.budget - spent))

@@ -1,9 +1,11 @@
 """Landing a project's commit on a state branch that other projects' jobs move: re-applied on
-the new tip with back-off while only other folders moved; handed back when its own moved."""
+the current tip before its first push, and on the new tip with back-off when another job's push
+wins the race; handed back when its own folder moved."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,16 +34,50 @@ def other_job(b: Path, tmp_path: Path, project: str, text: str) -> str:
     return commit
 
 
+class RacedBranch(StateBranch):
+    """The state branch of a job whose pushes another job's push beats: ``race`` (another
+    project's job landing its commit) runs right before each of the first ``times`` pushes."""
+
+    def __init__(self, repo_dir: Path, race: Callable[[], object], times: int) -> None:
+        super().__init__(repo_dir)
+        self.race, self.times = race, times
+
+    def push(self, commit: str) -> bool:
+        if self.times > 0:
+            self.times -= 1
+            self.race()
+        return super().push(commit)
+
+
+def test_a_commit_made_on_an_old_tip_is_reapplied_on_the_current_one_before_its_push(
+    clones: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    origin, a, b = clones
+    sa = StateBranch(a)
+    base = sa.fetch()
+    mine = write(tmp_path / "mine", {"state.json": '{"p0": 1}'})
+    commit = sa.commit(parent=base, subdir="apps/p0", src=mine, message="p0: applied")
+    theirs = other_job(b, tmp_path, "apps/p2", '{"p2": 1}')  # while this job planned or ran
+    waits: list[float] = []
+    landed = land(
+        sa, project="apps/p0", commit=commit, base=base, backoff=Backoff(), sleep=waits.append
+    )
+    assert landed is not None and landed.retries == 0 and waits == []  # no push lost
+    assert git(origin, "rev-parse", f"{landed.tip}^") == theirs  # on top, never forced
+
+
 def test_rejected_by_another_project_is_reapplied_on_the_new_tip(
     clones: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:
     origin, a, b = clones
     other_job(b, tmp_path, "apps/p1", '{"p1": 1}')
-    sa = StateBranch(a)
+    theirs: list[str] = []
+    sa = RacedBranch(  # another project's job lands first: ours is rejected
+        a, lambda: theirs.append(other_job(b, tmp_path, "apps/p2", '{"p2": 1}')), times=1
+    )
     base = sa.fetch()
     mine = write(tmp_path / "mine", {"state.json": '{"p0": 1}', "runs/r.json": "{}"})
     commit = sa.commit(parent=base, subdir="apps/p0", src=mine, message="p0: applied")
-    theirs = other_job(b, tmp_path, "apps/p2", '{"p2": 1}')  # lands first: ours is rejected
     waits: list[float] = []
     landed = land(
         sa,
@@ -54,7 +90,7 @@ def test_rejected_by_another_project_is_reapplied_on_the_new_tip(
     assert landed is not None and landed.retries == 1
     assert len(waits) == 1 and 0 <= waits[0] <= 0.01
     assert git(origin, "rev-parse", "averos-state") == landed.tip
-    assert git(origin, "rev-parse", f"{landed.tip}^") == theirs  # on top, never forced
+    assert git(origin, "rev-parse", f"{landed.tip}^") == theirs[0]  # on top, never forced
     assert git(origin, "log", "-1", "--format=%s", landed.tip) == "p0: applied"
     assert files(origin) == {  # nobody's update was lost
         "apps/p0/runs/r.json": "{}",
@@ -74,7 +110,7 @@ def test_first_write_of_the_branch_lands_over_another_projects_first_write(
     commit = sa.commit(parent=None, subdir="p0", src=mine, message="p0: claim")
     other_job(b, tmp_path, "p1", "{}")  # the orphan branch is created by the other job
     landed = land(sa, project="p0", commit=commit, base=None, backoff=Backoff(first=0))
-    assert landed is not None and landed.retries == 1
+    assert landed is not None and landed.retries == 0
     assert sorted(files(origin)) == ["p0/apply.json", "p1/state.json"]
 
 
@@ -98,14 +134,14 @@ def test_spent_budget_is_a_located_error_that_names_the_setting(
     clones: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:
     origin, a, b = clones
-    sa = StateBranch(a)
+    tips: list[str] = []
+    sa = RacedBranch(a, lambda: tips.append(other_job(b, tmp_path, "p1", str(len(tips)))), 9)
     mine = write(tmp_path / "mine", {"state.json": "{}"})
     commit = sa.commit(parent=None, subdir="p0", src=mine, message="p0")
-    tip = other_job(b, tmp_path, "p1", "{}")
     with pytest.raises(GitError, match="kept moving it") as err:
         land(sa, project="p0", commit=commit, base=None, backoff=Backoff(budget=0))
     assert "pushRetrySeconds" in (err.value.hint or "")
-    assert git(origin, "rev-parse", "averos-state") == tip
+    assert git(origin, "rev-parse", "averos-state") == tips[-1]
 
 
 def test_backoff_doubles_with_full_jitter_up_to_the_cap(tmp_path: Path) -> None:

@@ -3,8 +3,12 @@ first `averos-ci run` of a project, or a `warm` of the cache: exit 130 and nothi
 no staging folder in the cache, no npm process. In a run the first signal lets the run wind
 down and says so while it waits; a second one aborts at once, with a line saying so.
 
-The template cache is a folder of the test's own (the build starts from nothing); npm's download
-cache is the suite's, so nothing is downloaded. The signal is sent as soon as `npm ci` runs.
+The template cache is a folder of the test's own (the build starts from nothing). In a run npm's
+download cache is the suite's, so nothing is downloaded, and the signal is sent as soon as
+`npm ci` runs. A warm's `npm ci` asks a registry stand-in (:mod:`.held_registry`) that holds its
+requests: the signal is sent once it has asked, so it lands while `npm ci` certainly runs (from
+the suite's npm cache, a warm's `npm ci` could end before the signal was sent, and the warm
+with it: exit 0).
 """
 
 from __future__ import annotations
@@ -15,13 +19,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO_ROOT, copy_example
 from tests.processes import running
+from tests.scenarios.crash.held_registry import HeldRegistry
 from tests.scenarios.crash.procs import cmdline, descendants, working_in
 
 pytestmark = [pytest.mark.angular, pytest.mark.slow]
@@ -37,6 +42,12 @@ def cold_cache(tmp_path: Path, angular_template: Path, angular_cache_dir: Path) 
     cache.mkdir()
     (cache / "npm").symlink_to(angular_cache_dir / "npm", target_is_directory=True)
     return cache
+
+
+@pytest.fixture
+def held_registry() -> Iterator[HeldRegistry]:
+    with HeldRegistry().serving() as registry:
+        yield registry
 
 
 @pytest.mark.parametrize("signals", [1, 2], ids=["one-sigint", "two-sigints"])
@@ -55,11 +66,15 @@ def test_an_interrupted_first_run_leaves_nothing_behind(
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
 def test_an_interrupted_warm_leaves_nothing_behind(
-    tmp_path: Path, cold_cache: Path, sig: signal.Signals
+    tmp_path: Path, held_registry: HeldRegistry, sig: signal.Signals
 ) -> None:
     """SIGTERM cleans up as Ctrl-C does (the default SIGTERM skipped every cleanup and left
     npm running in its own group): the same for every averos-ci entry point."""
-    said = _interrupt_npm_ci(WARM, cwd=tmp_path, cache=cold_cache, signals=1, tmp=tmp_path, sig=sig)
+    cache = tmp_path / "cache"  # npm's download cache too: `npm ci` must ask the registry
+    cache.mkdir()
+    said = _interrupt_npm_ci(
+        WARM, cwd=tmp_path, cache=cache, signals=1, tmp=tmp_path, sig=sig, registry=held_registry
+    )
     assert said.strip() == "interrupted"  # no traceback
 
 
@@ -71,17 +86,23 @@ def _interrupt_npm_ci(
     signals: int,
     tmp: Path,
     sig: signal.Signals = signal.SIGINT,
+    registry: HeldRegistry | None = None,
 ) -> str:
-    """Start ``command``, send SIGINT ``signals`` times once its `npm ci` runs; check that it
-    exits 130 leaving no process and no folder in ``cache/templates``; return its stderr."""
+    """Start ``command``, send SIGINT ``signals`` times once its `npm ci` runs (and, with a
+    ``registry``, has asked it for a package); check that it exits 130 leaving no process and
+    no folder in ``cache/templates``; return its stderr."""
     stderr_file = tmp / "stderr.txt"
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "AVEROS_CI_CACHE_DIR": str(cache)}
+    if registry is not None:
+        env["npm_config_registry"] = registry.url
     with stderr_file.open("w") as stderr:
         proc = subprocess.Popen(
             command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=stderr, text=True
         )
     started: dict[int, str] = {}  # pid: command line
     try:
+        if registry is not None:
+            _wait_for(registry.asked.is_set, proc)
         npm = _wait_for_npm_ci(proc)
         started = {pid: cmdline(pid) for pid in descendants(proc.pid)}
         proc.send_signal(sig)

@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from averos_ci.execute.adapters.angular.options import AngularOptions
 from averos_ci.execute.adapters.angular.template import cache
 from averos_ci.execute.adapters.angular.template.staging import (
@@ -26,11 +28,12 @@ from averos_ci.execute.adapters.angular.template.staging import (
 from tests.conftest import REPO_ROOT
 from tests.execute.adapters.angular.test_angular_pinned import _spec
 from tests.processes import gone_within, running
-from tests.scenarios.crash.procs import descendants
+from tests.scenarios.crash.procs import cmdline, descendants
 
 HANG_GUARD_S = 60
 
-# A builder: stages a folder, prints its path, runs a long command in it (as `npm ci` runs).
+# A builder: stages a folder, prints its path, runs a long command in it (as `npm ci` runs), the
+# command found through the PATH given.
 BUILDER = """
 import sys
 from pathlib import Path
@@ -39,30 +42,50 @@ from averos_ci.execute.adapters.angular.template.staging import staging_folder
 
 with staging_folder(Path(sys.argv[1]), prefix=".App-1.tmp-") as path:
     print(path, flush=True)
-    _proc.run(["sleep", "600"], cwd=path, env={"PATH": "/usr/bin:/bin"}, timeout=600)
+    _proc.run(["sleep", "600"], cwd=path, env={"PATH": sys.argv[2]}, timeout=600)
 """
+PATH = "/usr/bin:/bin"
+# The forked command tries each folder of its PATH in turn before `sleep` starts, while its
+# builder waits in Popen (vfork): 15,000 missing folders (there is no process 0) keep it there
+# for about 0.1 s (more under load), in which a signal sent as soon as the command is forked
+# reaches the builder while the command is being started.
+SLOW_START_PATH = ":".join(["/proc/0"] * 15_000 + [PATH])
 
 
-def _start_builder(parent: Path) -> tuple[subprocess.Popen[str], Path, int]:
-    """The builder, its staging folder and its command's pid (once it runs)."""
+def _start_builder(
+    parent: Path, *, path: str = PATH, started: bool = True
+) -> tuple[subprocess.Popen[str], Path, int]:
+    """The builder, its staging folder and its command's pid: once the command runs (once it
+    is forked, when not ``started``)."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", BUILDER, str(parent)],
+        [sys.executable, "-c", BUILDER, str(parent), path],
         env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
     )
     assert proc.stdout is not None
-    staged = Path(proc.stdout.readline().strip())
+    staged = Path(proc.stdout.readline().strip())  # ready: its Ctrl-C handler is Python's
     deadline = time.monotonic() + HANG_GUARD_S
-    while not (found := descendants(proc.pid)):
+    while not (found := descendants(proc.pid)) or (started and not _runs_sleep(found)):
         assert proc.poll() is None and time.monotonic() < deadline
-        time.sleep(0.02)
+        if started:
+            time.sleep(0.02)  # when not: as soon as it is forked, before it has started
     return proc, staged, found.pop()
 
 
-def test_ctrl_c_of_a_builder_ends_its_command_and_removes_its_folder(tmp_path: Path) -> None:
-    proc, staged, command = _start_builder(tmp_path)
+def _runs_sleep(pids: set[int]) -> bool:
+    return any(cmdline(pid) == "sleep 600" for pid in pids)
+
+
+@pytest.mark.parametrize("started", [True, False], ids=["running", "starting"])
+def test_ctrl_c_of_a_builder_ends_its_command_and_removes_its_folder(
+    tmp_path: Path, started: bool
+) -> None:
+    """Ctrl-C of a builder whose command runs, or is being started (its pid not known to the
+    builder yet: a Ctrl-C that lost it left the command running in its own process group)."""
+    path = PATH if started else SLOW_START_PATH
+    proc, staged, command = _start_builder(tmp_path, path=path, started=started)
     assert staged.is_dir() and staged.parent == tmp_path
     proc.send_signal(signal.SIGINT)  # no handler: KeyboardInterrupt in the waiting builder
     proc.wait(timeout=HANG_GUARD_S)

@@ -172,17 +172,18 @@ class _HeldSignals:
         self._received.append(signum)
 
     def release(self) -> None:
-        """Put the handlers back and run them for the signals received meanwhile (once each)."""
+        """Put the handlers back and run them for the signals received meanwhile, in order
+        (a run's handler counts them: the second one aborts)."""
         saved, self._saved = self._saved, {}
         for signum, handler in saved.items():
             signal.signal(signum, handler)
-        for signum in dict.fromkeys(self._received):
+        received, self._received = self._received, []
+        for signum in received:
             handler = saved[signum]
             if callable(handler):
                 handler(signum, None)
             elif handler == signal.SIG_DFL:
                 signal.raise_signal(signum)
-        self._received.clear()
 
 
 def _reap(proc: subprocess.Popen[str]) -> None:

@@ -6,8 +6,10 @@ finished nodes.
 Those progress pushes are best effort: a checkpoint only saves re-running nodes, so one that
 another project's job beat is not re-applied and pushed again (in a matrix of N jobs that
 multiplied the collisions); the next progress push, or the push that must land (claim,
-failure, final state), carries it. The rejection still fetches the tip, so the next push
-starts from it and a foreign edit of this project stops the run at once.
+failure, final state), carries it. After such a rejection the next progress push waits the
+back-off of a re-applied push too (jittered, doubling while they keep being rejected): a busy
+branch is left to the pushes that must land. The rejection still fetches the tip, so the next
+push starts from it and a foreign edit of this project stops the run at once.
 """
 
 from __future__ import annotations
@@ -86,8 +88,10 @@ class ProgressPusher:
         self.writer, self.interval = writer, interval
         self.workspace_root, self.state_key = workspace_root, state_key
         self._last = time.monotonic()
+        self._quiet_until = 0.0  # no progress push before (monotonic): the branch was busy
         self.pushed = 0  # progress pushes that landed
         self.left = 0  # progress pushes another job's push beat, left to the next push
+        self._beaten = 0  # of them in a row
 
     def on_event(self, event: Any) -> None:
         kind = str(getattr(event, "type", ""))
@@ -95,7 +99,8 @@ class ProgressPusher:
             return
         if getattr(event, "resumed", False) or getattr(event, "will_retry", False):
             return
-        if time.monotonic() - self._last < self.interval:
+        now = time.monotonic()
+        if now - self._last < self.interval or now < self._quiet_until:
             return
         self.flush(f"progress: {getattr(event, 'node_id', '')}", must_land=False)
 
@@ -111,9 +116,13 @@ class ProgressPusher:
             writer.push(text)
         elif not writer.try_push(text):
             self.left += 1
+            self._beaten += 1
+            wait = writer.backoff.delay(self._beaten)
+            self._quiet_until = time.monotonic() + wait
             print(
                 f"{writer.sb.branch} moved (another project's job pushed): progress of "
-                f"{writer.project}/ left to the next push"
+                f"{writer.project}/ left to the next push (none for {wait:.2f} s)"
             )
             return
+        self._beaten = 0
         self.pushed += 1

@@ -77,6 +77,24 @@ def test_a_rejected_progress_push_is_left_to_the_next_push_not_retried(
     assert pusher.pushed == 1 and pusher.writer.retries == 0
 
 
+def test_after_a_rejected_progress_push_the_next_waits_the_back_off(
+    clones: tuple[Path, Path, Path], tmp_path: Path, pusher: ProgressPusher
+) -> None:
+    origin, _, b = clones
+    pusher.writer.backoff = Backoff(first=60, cap=60)  # the first wait: up to a minute
+    mine = pusher.writer.src
+    other_job(b, tmp_path, "other", '{"o": 1}')
+    (mine / "checkpoints.json").write_text('{"done": ["n1"]}\n')
+    pusher.on_event(succeeded("n1"))  # beaten: left to the next push
+    theirs = other_job(b, tmp_path, "other", '{"o": 2}')
+    for node in ("n2", "n3"):  # nodes that end while the branch is busy: no push tried
+        pusher.on_event(succeeded(node))
+    assert tip_of(origin) == theirs and pusher.left == 1 and pusher.pushed == 0
+    pusher.flush("interrupted")  # a push that must land is never held back
+    assert subject(origin) == "averos-ci: mine: interrupted"
+    assert json.loads(git(origin, "show", "averos-state:mine/checkpoints.json")) == {"done": ["n1"]}
+
+
 def test_a_flush_and_the_final_push_still_land_over_other_projects(
     clones: tuple[Path, Path, Path], tmp_path: Path, pusher: ProgressPusher
 ) -> None:

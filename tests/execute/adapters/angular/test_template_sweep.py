@@ -46,10 +46,11 @@ with staging_folder(Path(sys.argv[1]), prefix=".App-1.tmp-") as path:
 """
 PATH = "/usr/bin:/bin"
 # The forked command tries each folder of its PATH in turn before `sleep` starts, while its
-# builder waits in Popen (vfork): 15,000 missing folders (there is no process 0) keep it there
-# for about 0.1 s (more under load), in which a signal sent as soon as the command is forked
-# reaches the builder while the command is being started.
-SLOW_START_PATH = ":".join(["/proc/0"] * 15_000 + [PATH])
+# builder waits in Popen (vfork): 60,000 missing folders ("0", relative to the new staging
+# folder, which holds only its lock file) keep it there for about 0.2 s (more under load), in
+# which a signal sent as soon as the command is forked reaches the builder while the command
+# is being started.
+SLOW_START_PATH = ":".join(["0"] * 60_000 + [PATH])
 
 
 def _start_builder(
@@ -67,10 +68,14 @@ def _start_builder(
     assert proc.stdout is not None
     staged = Path(proc.stdout.readline().strip())  # ready: its Ctrl-C handler is Python's
     deadline = time.monotonic() + HANG_GUARD_S
-    while not (found := descendants(proc.pid)) or (started and not _runs_sleep(found)):
+    if not started:  # as soon as it is forked: its builder's children, read in one file
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        while not (forked := children.read_text().split()):
+            assert proc.poll() is None and time.monotonic() < deadline
+        return proc, staged, int(forked[0])
+    while not (found := descendants(proc.pid)) or not _runs_sleep(found):
         assert proc.poll() is None and time.monotonic() < deadline
-        if started:
-            time.sleep(0.02)  # when not: as soon as it is forked, before it has started
+        time.sleep(0.02)
     return proc, staged, found.pop()
 
 

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from averos_ci._fs import atomic_write_text
 from averos_ci.errors import InputError
+from averos_ci.execute.adapters._children import HeldSignals
 from averos_ci.preview.app import Endpoint, GeneratedApp
 from averos_ci.preview.errors import PreviewFailed
 from averos_ci.preview.procs import start, stop, wait_port
@@ -132,7 +133,11 @@ def run_backend(
                 cmd += ["--routes", str(routes)]
             cmd += ["--middlewares", str(QUERY_JS), *([str(AUTH_JS)] if server.auth else [])]
             log = folder / f"json-server-{server.port}.log"
-            procs.append(start(cmd, cwd=folder, log=log))
+            held = HeldSignals()  # a Ctrl-C as it starts: its pid is in procs, then it acts
+            try:
+                procs.append(start(cmd, cwd=folder, log=log))
+            finally:
+                held.release()
         deadline = time.monotonic() + 60
         for server, proc in zip(servers, procs, strict=True):
             log = folder / f"json-server-{server.port}.log"

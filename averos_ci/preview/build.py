@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from averos_ci.errors import InputError
+from averos_ci.execute.adapters._children import HeldSignals
 from averos_ci.execute.adapters._env import scrubbed_env
 from averos_ci.preview.errors import PreviewFailed
 
@@ -55,6 +56,7 @@ def build_app(
     log.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     with log.open("w", encoding="utf-8") as out:
+        held = HeldSignals()  # a Ctrl-C landing as the build starts must not lose its pid
         try:
             proc = subprocess.Popen(
                 cmd,
@@ -66,8 +68,13 @@ def build_app(
                 start_new_session=True,  # npx starts `ng` as a child: the group ends together
             )
         except OSError as exc:
+            held.release()
             raise PreviewFailed(f"`{' '.join(cmd)}` could not start: {exc}") from None
+        except BaseException:
+            held.release()
+            raise
         try:
+            held.release()  # a signal received meanwhile acts now: the finally ends the build
             proc.wait(timeout=BUILD_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             raise PreviewFailed(

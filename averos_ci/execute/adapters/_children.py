@@ -20,9 +20,10 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import NoReturn
 
 from averos_ci._fs import atomic_write_text
@@ -111,6 +112,47 @@ def _group_runs(pgid: int) -> bool:
 
 
 atexit.register(end_all)  # an abandoned node's command must not outlive averos-ci
+
+
+class HeldSignals:
+    """SIGINT and SIGTERM held back while a command starts, until whoever ends it knows its
+    pid (:meth:`release` acts on one received meanwhile).
+
+    Their KeyboardInterrupt could otherwise land as ``Popen`` returns (or inside it, once the
+    child is forked): the child's pid would be lost with the ``Popen``, and the command — in a
+    process group of its own, out of reach of a terminal's Ctrl-C — would outlive averos-ci.
+    Only the main thread runs signal handlers; in another thread this holds nothing.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self._received: list[int] = []
+        self._saved: dict[int, Callable[[int, FrameType | None], object] | int] = {}
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for signum in self.SIGNALS:
+            handler = signal.getsignal(signum)
+            if callable(handler) or handler == signal.SIG_DFL:  # not SIG_IGN, nor a C handler
+                self._saved[signum] = handler
+                signal.signal(signum, self._hold)
+
+    def _hold(self, signum: int, frame: FrameType | None) -> None:
+        self._received.append(signum)
+
+    def release(self) -> None:
+        """Put the handlers back and run them for the signals received meanwhile, in order
+        (a run's handler counts them: the second one aborts)."""
+        saved, self._saved = self._saved, {}
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+        received, self._received = self._received, []
+        for signum in received:
+            handler = saved[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)
 
 
 def record(root: Path, pid: int, marker: str) -> None:

@@ -60,6 +60,7 @@ class JsonLinesProcess:
             stderr_log.parent.mkdir(parents=True, exist_ok=True)
             read, write = os.pipe()
             self._stderr = _ScrubbedLog(read, stderr_log)
+        held = children.HeldSignals()  # until the group is live: a Ctrl-C then ends it
         try:
             self._proc = subprocess.Popen(
                 list(argv),
@@ -74,17 +75,24 @@ class JsonLinesProcess:
                 start_new_session=True,
             )
         except OSError as exc:
+            held.release()
             self._close_stderr()
             raise error(f"{label} could not be started: {exc}") from None
+        except BaseException:
+            held.release()
+            raise
         finally:
             if write != subprocess.DEVNULL:
                 os.close(write)  # the child's copy only: the log ends when the child's does
-        if track_root is not None:
-            children.record(track_root, self._proc.pid, marker)
         # live while it runs: a second signal ends its group at once with the run's other
         # commands (children.end_all), not after close()'s goodbye wait
         self._live = contextlib.ExitStack()
         self._group = self._live.enter_context(children.live(self._proc.pid, label))
+        try:
+            if track_root is not None:
+                children.record(track_root, self._proc.pid, marker)
+        finally:
+            held.release()  # a signal received meanwhile acts now (the run ends live groups)
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()

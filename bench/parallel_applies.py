@@ -5,7 +5,8 @@ one pull request adds them all; every project is planned and approved (matrix jo
 is merged. Then each round applies, from an empty state branch, the first N projects and then
 all 2N: the apply jobs (`averos-ci github auto --config apps/pNN/averos.config.json`, each in
 its own fresh checkout, as separate processes) start together. Prints per round and size:
-landed jobs, rejected pushes re-applied on a moved tip (retries), re-plans, wall time from
+landed jobs, rejected pushes re-applied on a moved tip (retries), progress pushes another job
+beat (left to the next push: they are one try), re-plans, wall time from
 start to the last job; then the medians and the wall-time ratio 2N / N (the median of the
 per-round ratios: both sizes of a round run a minute apart, under the same load). Checks that
 nothing was lost: every project's state.json on the final tip, serial 1, no claim left.

@@ -448,8 +448,9 @@ TARGETS: tuple[Target, ...] = (
         quick=1.0,
         why="every apply must land in both modes",
         last=(
-            "1 share (quick, the newcomer run of this change, 2026-12-04); "
-            "3/3 and 6/6 (quick, 2026-12-04); the full run (50 and 100) not yet measured"
+            "1 share (full, 2026-12-07, one round on the quiet 2 cores from 09:55 UTC: 50/50 "
+            "and 100/100 landed, nothing lost, no claim left); 1 share (quick, the newcomer run "
+            "of this change, 2026-12-04); 3/3 and 6/6 (quick, 2026-12-04)"
         ),
     ),
     Target(
@@ -473,12 +474,14 @@ TARGETS: tuple[Target, ...] = (
             "(more rounds, not a wider margin)"
         ),
         last=(
-            "2.087 x (quick, the newcomer run of this change, 2026-12-04); "
-            "2.10x and 2.74x (quick, 3 -> 6 projects, 2026-12-04: retries grew from 5-8 to "
-            "23-24); full, 2026-12-07, on the shared 2 cores at load average 40-73 (other "
-            "sessions' test runs): 50 projects 250 s, 50/50 landed, 518 retries; the 100 round "
-            "had not ended after 870 s (over 3.4x): the machine's overload, not a figure - "
-            "re-run on a quiet machine"
+            "2.311 x MISSED (full, 2026-12-07, one round on the quiet 2 cores from 09:55 UTC, "
+            "load 0.0 at the start; progress pushes one try, the re-apply in-process): 50 "
+            "projects 103.94 s, 356 retries (7.1 per project), back-off 21.9 s per job; 100 "
+            "projects 240.17 s, 1197 retries (12.0 per project), back-off 59.6 s per job - "
+            "retries per project still grow with N (the claim and final pushes of N jobs on one "
+            "ref), and the 100 round's tail is back-off; earlier that day at load 40-73: 50 "
+            "projects 250 s, 518 retries, the 100 round not ended after 870 s. 2.087 x (quick, "
+            "2026-12-04)"
         ),
     ),
     Target(

@@ -93,7 +93,11 @@ class GitHubSettings(BaseModel):
     progress_interval_seconds: float = Field(
         default=5.0,
         ge=0,
-        description="How often an apply pushes its checkpoints to the state branch.",
+        description=(
+            "How often an apply pushes its checkpoints to the state branch (one try each: a "
+            "push another project's job beat is left to the next one; the final state always "
+            "lands)."
+        ),
     )
     push_attempts: int = Field(
         default=8,

@@ -16,6 +16,7 @@ from averos_ci.statebranch.landing import Backoff
 from averos_ci.statebranch.progress import ProgressPusher, ProjectWriter
 from averos_ci.statebranch.state_branch import StateBranch
 from tests.github.gh_world import git
+from tests.github.test_gh_landing import other_job
 from tests.github.test_gh_state_branch import clones, write
 
 __all__ = ["clones"]  # the fixture: a bare origin and two clones
@@ -25,15 +26,6 @@ def succeeded(node: str) -> NodeSucceeded:
     return NodeSucceeded(
         run_id="r", timestamp="2026-12-07T09:00:00Z", node_id=node, phase="apply", duration_ms=1
     )
-
-
-def other_job(b: Path, tmp_path: Path, project: str, text: str) -> str:
-    """Another project's job (another clone) lands a commit; returns it."""
-    sb = StateBranch(b)
-    src = write(tmp_path / f"other-{project}-{text}", {"state.json": text})
-    commit = sb.commit(parent=sb.fetch(), subdir=project, src=src, message=f"{project} {text}")
-    assert sb.push(commit)
-    return commit
 
 
 def tip_of(origin: Path) -> str:

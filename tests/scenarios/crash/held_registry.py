@@ -43,12 +43,20 @@ class HeldRegistry:
 
     @contextmanager
     def serving(self) -> Iterator[HeldRegistry]:
-        thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        thread.start()
-        try:
+        with serve(self._server, self.released):
             yield self
-        finally:
-            self.released.set()
-            self._server.shutdown()
-            self._server.server_close()
-            thread.join()
+
+
+@contextmanager
+def serve(server: ThreadingHTTPServer, released: threading.Event) -> Iterator[None]:
+    """``server`` answers in a thread while the block runs; then its held requests are
+    released and it stops."""
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        released.set()
+        server.shutdown()
+        server.server_close()
+        thread.join()

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.scenarios.crash.held_registry import serve
+
 HOLD_S = 600  # far beyond any test's hang guard: only a release ends a held request
 
 
@@ -161,12 +163,5 @@ class ServingRegistry:
 
     @contextmanager
     def serving(self) -> Iterator[ServingRegistry]:
-        thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        thread.start()
-        try:
+        with serve(self._server, self.released):
             yield self
-        finally:
-            self.released.set()
-            self._server.shutdown()
-            self._server.server_close()
-            thread.join()

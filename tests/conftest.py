@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
@@ -54,6 +56,24 @@ SESSION_GROUPS = {
     "site": "docs-site",
     "pre_commit_home": "pre-commit",
 }
+
+
+@pytest.fixture(autouse=True)
+def _terminal_signals() -> None:
+    """The commands a test starts get Ctrl-C and SIGTERM as from a terminal: neither ignored
+    nor blocked. Both are inherited through exec: a suite started in the background by a shell
+    without job control (`bash .ci/run &`) gets SIGINT ignored, and a signal blocked in the
+    thread that starts a child stays blocked in it. Either way an interrupt test's averos-ci
+    never sees its signal (the final runs of two sessions: five interrupt tests waited out
+    their hang guards in a suite whose tests passed alone). A caught signal is reset to the
+    default at exec, so catching SIGINT here gives each child Python's KeyboardInterrupt."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def xdist_group_of(item: pytest.Item) -> str | None:

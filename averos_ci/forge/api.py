@@ -185,6 +185,22 @@ class GitHubClient(RestClient):
             if "pull_request" not in i
         )
 
+    def issues_since(self, label: str, since: str) -> Iterator[dict[str, Any]]:
+        """Issues labelled ``label``, open or closed, updated at or after ``since`` (ISO 8601,
+        ``YYYY-MM-DDTHH:MM:SSZ``), oldest first (pull requests left out)."""
+        params = {
+            "labels": label,
+            "state": "all",
+            "since": since,
+            "sort": "created",
+            "direction": "asc",
+        }
+        return (
+            i
+            for i in self.paginate(f"{self._repo}/issues", params=params)
+            if "pull_request" not in i
+        )
+
     def get_issue(self, number: int) -> dict[str, Any] | None:
         """GET /issues/{n} (an issue, or a pull request seen as one); ``None`` when it is
         gone: deleted (410), moved to another repository (301) or never there (404)."""

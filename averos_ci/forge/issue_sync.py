@@ -27,17 +27,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Protocol
 
 from averos_ci.errors import InputError
 from averos_ci.forge.api import clip_body
 
+SKEW = timedelta(minutes=10)  # a re-list asks from this long before the newest update seen
+
 
 class IssueForge(Protocol):
     """What this module asks of a forge (:class:`averos_ci.forge.protocol.Forge` has it)."""
 
     def open_issues(self, label: str) -> Iterator[dict[str, Any]]: ...
+
+    def issues_since(self, label: str, since: str) -> Iterator[dict[str, Any]]: ...
 
     def get_issue(self, number: int) -> dict[str, Any] | None: ...
 
@@ -82,11 +87,18 @@ class OpenIssues:
     """The open issues under ``label``, listed on first use and shared by the keys checked
     after it (one process: a batch job's projects). This process's own changes keep it
     current; what other runs do meanwhile is caught where it matters — the re-list after
-    opening an issue (the race) and the next run."""
+    opening an issue (the race) and the next run.
+
+    A re-list asks only for what changed since the last listing (``since=``, open and closed:
+    a duplicate a concurrent run opened, an issue closed meanwhile), from the newest update
+    that listing saw — GitHub's own clock, less :data:`SKEW` — so a batch job that opens many
+    issues does not read every page after each. An issue only relabelled meanwhile is seen by
+    the next run."""
 
     def __init__(self, label: str) -> None:
         self.label = label
         self._open: dict[int, dict[str, Any]] | None = None
+        self._mark: datetime | None = None  # the newest ``updated_at`` the listings saw
 
     @property
     def listed(self) -> bool:
@@ -99,8 +111,22 @@ class OpenIssues:
         return sorted(self._open.values(), key=lambda i: int(i["number"]))
 
     def relist(self, forge: IssueForge) -> list[dict[str, Any]]:
-        """List again (every page), whether listed or not."""
-        self._open = {int(i["number"]): i for i in forge.open_issues(self.label)}
+        """List again: every page, or what changed since the newest update seen before."""
+        if self._open is None or self._mark is None:
+            seen = list(forge.open_issues(self.label))
+            self._open = {int(i["number"]): i for i in seen}
+        else:
+            since = (self._mark - SKEW).strftime("%Y-%m-%dT%H:%M:%SZ")
+            seen = list(forge.issues_since(self.label, since))
+            for issue in seen:
+                if issue.get("state") == "open":
+                    self._open[int(issue["number"])] = issue
+                else:
+                    self._open.pop(int(issue["number"]), None)
+        for issue in seen:
+            at = _when(issue.get("updated_at"))
+            if at is not None and (self._mark is None or at > self._mark):
+                self._mark = at
         return self.issues(forge)
 
     def kept(self, issue: dict[str, Any]) -> None:
@@ -110,6 +136,14 @@ class OpenIssues:
     def closed(self, number: int) -> None:
         if self._open is not None:
             self._open.pop(number, None)
+
+
+def _when(text: object) -> datetime | None:
+    """An ISO 8601 time of GitHub's (``2026-12-07T10:00:00Z``); ``None`` when it is not one."""
+    try:
+        return datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 class TrackedIssue:

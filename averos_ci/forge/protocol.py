@@ -66,6 +66,10 @@ class Forge(Protocol):
         """Open issues labelled ``label``, oldest first, pull requests left out."""
         ...
 
+    def issues_since(self, label: str, since: str) -> Iterator[dict[str, Any]]:
+        """Issues labelled ``label``, open or closed, updated at or after ``since``."""
+        ...
+
     def get_issue(self, number: int) -> dict[str, Any] | None:
         """Issue ``number`` (a pull request has ``pull_request``); ``None`` when it is gone."""
         ...

@@ -8,7 +8,6 @@ branch moved (optimistic concurrency) and the caller re-fetches and decides agai
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import shutil
@@ -55,12 +54,18 @@ class StateBranch:
     def fetch(self) -> str | None:
         """Fetch the branch into a private ref; its tip, or ``None`` if it does not exist yet.
 
-        One ``git fetch`` of that ref alone (no ``ls-remote`` first, the tip read in-process):
-        parallel jobs fetch again after every rejected push, so each process counts.
+        One ``git fetch`` of that ref alone (no ``ls-remote`` first, the tip read in-process,
+        no FETCH_HEAD and no ``git maintenance`` after it): parallel jobs fetch again after
+        every rejected push, so each process counts.
         """
         try:
             self.repo.git.fetch(
-                "--no-tags", "--quiet", self.remote, f"+refs/heads/{self.branch}:{self.private_ref}"
+                "--no-tags",
+                "--quiet",
+                "--no-write-fetch-head",
+                "--no-auto-maintenance",
+                self.remote,
+                f"+refs/heads/{self.branch}:{self.private_ref}",
             )
         except git.GitCommandError as exc:
             text = _stderr(exc)  # GitPython runs git with LC_ALL=C: the message is git's own
@@ -242,28 +247,24 @@ class StateBranch:
             return None
 
     def push(self, commit: str) -> bool:
-        """Push ``commit`` to the branch without force. ``False`` when rejected (it moved)."""
-        remote = self.repo.remote(self.remote)
-        # GitPython cannot report on a bare-sha refspec; push a private ref instead.
-        outgoing = f"{PRIVATE_REF_PREFIX}outgoing/{self.branch}"
-        self.repo.git.update_ref(outgoing, commit)
-        logging.getLogger("git.remote").setLevel(logging.CRITICAL)  # a rejection is expected
+        """Push ``commit`` to the branch without force. ``False`` when rejected (it moved).
+
+        One ``git push`` of the commit itself, its ``--porcelain`` report read here (no
+        private ref updated first): parallel jobs push again after every rejection."""
+        ref = f"refs/heads/{self.branch}"
         try:
-            infos = remote.push(f"{outgoing}:refs/heads/{self.branch}")
+            out = str(self.repo.git.push("--porcelain", self.remote, f"{commit}:{ref}"))
         except git.GitCommandError as exc:
+            out = str(exc.stdout or "")
             text = _stderr(exc)
-            if "fetch first" in text or "non-fast-forward" in text or _moved(text):
-                return False
-            raise GitError(f"cannot push {self.branch!r} to {self.remote!r}: {text}") from None
-        if not infos:
-            raise GitError(f"push of {self.branch!r} to {self.remote!r} reported nothing")
-        bad = git.PushInfo.REJECTED | git.PushInfo.REMOTE_REJECTED | git.PushInfo.ERROR
-        for info in infos:
-            if not info.flags & bad:
-                continue
-            summary = info.summary.strip()
-            if info.flags & git.PushInfo.REJECTED or _moved(summary):
-                return False  # non-fast-forward, or lost the race for the ref lock
+            if not _report(out, ref) and not _moved(text) and "fetch first" not in text:
+                raise GitError(f"cannot push {self.branch!r} to {self.remote!r}: {text}") from None
+        flag, summary = _report(out, ref) or ("!", "no report")
+        if flag == "!":
+            if "non-fast-forward" in summary or "fetch first" in summary or _moved(summary):
+                return False  # rejected, or lost the race for the ref lock
+            if "no report" in summary:
+                return False  # the remote hung up after a rejection (git's own words above)
             raise GitError(
                 f"push of {self.branch!r} to {self.remote!r} was refused: {summary}",
                 hint="a branch protection rule or hook may forbid it; the token needs "
@@ -283,6 +284,15 @@ class StateBranch:
             for p in (path, path + ".lock"):
                 if os.path.exists(p):
                     os.unlink(p)
+
+
+def _report(out: str, ref: str) -> tuple[str, str] | None:
+    """``git push --porcelain``'s line for ``ref``: its flag (``!`` rejected) and summary."""
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if len(parts) >= 3 and parts[1].endswith(f":{ref}"):
+            return parts[0][:1] or " ", parts[2]
+    return None
 
 
 def _moved(text: str) -> bool:

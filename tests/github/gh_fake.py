@@ -20,7 +20,7 @@ Endpoints (https://docs.github.com/en/rest, API version 2022-11-28):
   GET  /repos/{o}/{r}/commits/{sha}/statuses              (Link pagination)
   GET  /repos/{o}/{r}/commits/{sha}/pulls
   POST /repos/{o}/{r}/pulls                               {"title","head","base","body"} -> 201
-  GET  /repos/{o}/{r}/issues?labels=&state=               (Link pagination; issues only)
+  GET  /repos/{o}/{r}/issues?labels=&state=&since=        (Link pagination; issues only)
   POST /repos/{o}/{r}/issues                              {"title","body","labels"} -> 201
   GET|PATCH /repos/{o}/{r}/issues/{n}                     {"title","body","state",
                                                           "state_reason","labels"}
@@ -531,11 +531,13 @@ class FakeGitHub:
             query = parse_qs(request.query_string.decode())
             state = query.get("state", ["open"])[0]
             wanted = [w for w in query.get("labels", [""])[0].split(",") if w]
+            since = query.get("since", [""])[0]  # ISO 8601: compared as text, as stored
             items = [
                 i
                 for i in sorted(self.issues.values(), key=lambda i: -i["number"])  # newest first
                 if (state == "all" or i["state"] == state)
                 and all(w.lower() in {n.lower() for n in _label_names(i)} for w in wanted)
+                and i["updated_at"] >= since
             ]
             if query.get("direction", ["desc"])[0] == "asc":
                 items.reverse()

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import timedelta
+from urllib.parse import parse_qs
 
 import pytest
 from werkzeug import Response
 
 from averos_ci.errors import InputError
 from averos_ci.forge.api import GitHubAPIError, GitHubClient
-from averos_ci.forge.issue_sync import IssueAction, Label, TrackedIssue
+from averos_ci.forge.issue_sync import IssueAction, Label, OpenIssues, TrackedIssue
 from tests.github.gh_fake import (
     BOT,
     SECONDARY_LIMIT_MESSAGE,
@@ -174,3 +176,45 @@ def test_a_token_of_another_bot_is_told_once_not_an_issue_every_run(
     with pytest.raises(InputError, match="botLogin") as refused:
         wrong.publish(title="drift in p01", body="one")
     assert f'"botLogin": "{BOT}"' in (refused.value.hint or "")
+
+
+def test_a_batch_re_lists_only_what_changed_since_and_still_sees_a_concurrent_run(
+    fake: FakeGitHub, client: GitHubClient
+) -> None:
+    """A job that checks many keys lists the label's open issues once; the re-list after each
+    issue it opens asks only for issues updated since (``since=``, open and closed), yet still
+    finds the duplicate a concurrent run opened and forgets an issue closed meanwhile."""
+    fake.page_size = 10
+    for n in range(60):  # earlier runs' issues, updated an hour apart
+        tracked(client, f"drift:old/{n:02d}").publish(title=f"old {n}", body="x")
+        fake._clock += timedelta(hours=1)
+    shared = OpenIssues(LABEL.name)
+
+    lists: list[str] = []  # the queries of this job's listings
+
+    def publish(key: str) -> int:
+        start = len(fake.requests)
+        issue = TrackedIssue(client, label=LABEL, key=key, author=BOT, listing=shared)
+        result = issue.publish(title=key, body="drift")
+        sent = fake.requests[start:]
+        lists.extend(r.query for r in sent if r.method == "GET" and r.path.endswith("/issues"))
+        assert result.number is not None
+        return result.number
+
+    opened = [publish(f"drift:new/{n}") for n in range(3)]
+    # meanwhile another run opens new/3 and an old issue is closed by hand
+    racing = tracked(client, "drift:new/3").publish(title="new/3", body="theirs").number
+    tracked(client, "drift:old/59").resolve(comment="fixed by hand")
+    opened.append(publish("drift:new/3"))
+
+    assert opened[3] == racing  # the older issue is kept, this job's own closed as duplicate
+    assert fake.issues[racing]["state"] == "open" and fake.issues[racing]["body"].endswith(
+        "\ndrift"
+    )
+    assert len(fake.issues_labelled("averos-drift")) == 59 + 1 + 3
+    assert all(i["title"] != "old 59" for i in shared.issues(client))  # closed meanwhile
+    # every page once (60 issues, pages of 10), then one page per re-list: 6 + 4; listing
+    # every page again after each opening took 6 + 7 + 7 + 7 + 7
+    assert len(lists) == 10, lists
+    assert [parse_qs(q).get("state") for q in lists[6:]] == [["all"]] * 4
+    assert fake.check_exchanges(load_spec(SPEC), r"/issues") >= 10

@@ -12,7 +12,7 @@ from averos_ci.forge.actions_env import ActionsEnv, StepReport
 from averos_ci.statebranch.errors import ApplyRefused
 from averos_ci.statebranch.landing import Backoff
 from averos_ci.statebranch.progress import ProjectWriter
-from averos_ci.statebranch.state_branch import StateBranch, token_auth_env
+from averos_ci.statebranch.state_branch import GitError, StateBranch, token_auth_env
 from tests.github.gh_world import git
 
 
@@ -139,3 +139,28 @@ def test_step_outputs_summary_and_mask(tmp_path: Path, capsys: pytest.CaptureFix
     assert "plan-hash=abc\n" in text and "has-changes=true\n" in text
     assert "junit-path=/x/j.xml\n" in text and "note<<averos_ci_" in text
     assert summary.read_text() == "# hello\n"
+
+
+def test_a_push_the_remote_refuses_is_a_located_error_and_a_moved_branch_is_false(
+    clones: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    origin, a, b = clones
+    sa, sb = StateBranch(a), StateBranch(b)
+    first = sa.commit(parent=None, subdir="p0", src=write(tmp_path / "0", {"s": "0"}), message="0")
+    assert sa.push(first)
+    theirs = sb.commit(
+        parent=sb.fetch(), subdir="p1", src=write(tmp_path / "1", {"s": "1"}), message="1"
+    )
+    assert sb.push(theirs)
+    stale = sa.commit(parent=first, subdir="p0", src=write(tmp_path / "2", {"s": "2"}), message="2")
+    assert sa.push(stale) is False  # the branch moved: not an error, fetch and decide again
+    hook = origin / "hooks" / "update"
+    hook.write_text('#!/bin/sh\necho "protected branch" >&2\nexit 1\n')
+    hook.chmod(0o755)
+    mine = sa.commit(
+        parent=sa.fetch(), subdir="p0", src=write(tmp_path / "3", {"s": "3"}), message="3"
+    )
+    with pytest.raises(GitError, match="was refused") as err:
+        sa.push(mine)
+    assert "contents: write" in (err.value.hint or "")
+    assert git(origin, "rev-parse", "averos-state") == theirs

@@ -474,6 +474,15 @@ TARGETS: tuple[Target, ...] = (
             "(more rounds, not a wider margin)"
         ),
         last=(
+            "NOT RELIABLY MET (full, 2026-12-07 afternoon, quiet 2 cores, fewer git processes "
+            "per fetch and push): one run 1.907 x met (50 projects 128.55 s, 351 retries; 100 "
+            "projects 245.18 s, 1131 retries), the next run's first round 3.25 x (50 projects "
+            "88.43 s, 314 retries; 100 projects 287.08 s, 1396 retries, back-off 71 s per job) "
+            "- the same code, a 50-project wall from 88 to 129 s: one round decides nothing, "
+            "and retries per project still grow with N (6-7 at 50, 11-14 at 100). Tried and "
+            "dropped that day: jobs that lost a race offering their commit beside the branch "
+            "for the next winning push to land (25/50 projects: 2.96 x, 50 projects 126 s "
+            "against 105 s without). Default progressIntervalSeconds (5 s): 2.407 x. "
             "2.311 x MISSED (full, 2026-12-07, one round on the quiet 2 cores from 09:55 UTC, "
             "load 0.0 at the start; progress pushes one try, the re-apply in-process): 50 "
             "projects 103.94 s, 356 retries (7.1 per project), back-off 21.9 s per job; 100 "

@@ -93,7 +93,7 @@ BENCHES: tuple[Bench, ...] = (
             "N then 2N `github auto` processes started at once on one bare origin, from an empty "
             "state branch each time; medians of rounds, the ratio the median of per-round ratios"
         ),
-        full="50 and 100 projects, 1 round",
+        full="50 and 100 projects, 3 rounds (the ratio the median of per-round ratios)",
         quick="3 and 6 projects, 3 rounds (the ratio the median of per-round ratios)",
     ),
     Bench(

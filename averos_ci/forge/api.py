@@ -178,26 +178,19 @@ class GitHubClient(RestClient):
 
     def open_issues(self, label: str) -> Iterator[dict[str, Any]]:
         """Open issues labelled ``label``, oldest first (pull requests left out)."""
-        params = {"labels": label, "state": "open", "sort": "created", "direction": "asc"}
-        return (
-            i
-            for i in self.paginate(f"{self._repo}/issues", params=params)
-            if "pull_request" not in i
-        )
+        return self._issues(labels=label, state="open")
 
     def issues_since(self, label: str, since: str) -> Iterator[dict[str, Any]]:
         """Issues labelled ``label``, open or closed, updated at or after ``since`` (ISO 8601,
         ``YYYY-MM-DDTHH:MM:SSZ``), oldest first (pull requests left out)."""
-        params = {
-            "labels": label,
-            "state": "all",
-            "since": since,
-            "sort": "created",
-            "direction": "asc",
-        }
+        return self._issues(labels=label, state="all", since=since)
+
+    def _issues(self, **params: str) -> Iterator[dict[str, Any]]:
+        """GET /issues with ``params``, oldest first, every page; pull requests left out."""
+        query = {**params, "sort": "created", "direction": "asc"}
         return (
             i
-            for i in self.paginate(f"{self._repo}/issues", params=params)
+            for i in self.paginate(f"{self._repo}/issues", params=query)
             if "pull_request" not in i
         )
 

@@ -253,18 +253,20 @@ class StateBranch:
         private ref updated first): parallel jobs push again after every rejection."""
         ref = f"refs/heads/{self.branch}"
         try:
-            out = str(self.repo.git.push("--porcelain", self.remote, f"{commit}:{ref}"))
+            out, text = str(self.repo.git.push("--porcelain", self.remote, f"{commit}:{ref}")), ""
         except git.GitCommandError as exc:
-            out = str(exc.stdout or "")
-            text = _stderr(exc)
-            if not _report(out, ref) and not _moved(text) and "fetch first" not in text:
-                raise GitError(f"cannot push {self.branch!r} to {self.remote!r}: {text}") from None
-        flag, summary = _report(out, ref) or ("!", "no report")
+            out, text = str(exc.stdout or ""), _stderr(exc)
+        report = _report(out, ref)
+        if report is None:  # git stopped before reporting on the ref
+            if _rejected(text):
+                return False
+            raise GitError(
+                f"cannot push {self.branch!r} to {self.remote!r}: {text or 'nothing reported'}"
+            )
+        flag, summary = report
         if flag == "!":
-            if "non-fast-forward" in summary or "fetch first" in summary or _moved(summary):
-                return False  # rejected, or lost the race for the ref lock
-            if "no report" in summary:
-                return False  # the remote hung up after a rejection (git's own words above)
+            if _rejected(summary):
+                return False  # non-fast-forward, or lost the race for the ref lock
             raise GitError(
                 f"push of {self.branch!r} to {self.remote!r} was refused: {summary}",
                 hint="a branch protection rule or hook may forbid it; the token needs "
@@ -293,6 +295,11 @@ def _report(out: str, ref: str) -> tuple[str, str] | None:
         if len(parts) >= 3 and parts[1].endswith(f":{ref}"):
             return parts[0][:1] or " ", parts[2]
     return None
+
+
+def _rejected(text: str) -> bool:
+    """A push refused because the branch moved: fetch and decide again."""
+    return "non-fast-forward" in text or "fetch first" in text or _moved(text)
 
 
 def _moved(text: str) -> bool:

@@ -90,8 +90,10 @@ BENCHES: tuple[Bench, ...] = (
     Bench(
         name="parallel_applies",
         method=(
-            "N then 2N `github auto` processes started at once on one bare origin, from an empty "
-            "state branch each time; medians of rounds, the ratio the median of per-round ratios"
+            "N and 2N `github auto` processes started at once on one bare origin, each time from "
+            "an empty state branch, the pull request's thread as merged and a packed origin (the "
+            "order of the sizes alternating by round); medians of rounds, the ratio the median "
+            "of per-round ratios"
         ),
         full="50 and 100 projects, 3 rounds (the ratio the median of per-round ratios)",
         quick="3 and 6 projects, 3 rounds (the ratio the median of per-round ratios)",
@@ -474,6 +476,16 @@ TARGETS: tuple[Target, ...] = (
             "(more rounds, not a wider margin)"
         ),
         last=(
+            "2.096 x met (full, 2026-12-07 16:20-16:45 UTC, quiet 2 cores, 3 rounds: 1.93, "
+            "2.10, 2.32 x; every run from the merged thread and a packed origin, the order "
+            "alternating; an apply whose claim was re-applied holds its first progress push "
+            "back): 50 projects 93.84 s median, 302 retries (6.0 per project), back-off 14.1 s "
+            "per job; 100 projects 183.81 s, 923 retries (9.2 per project), back-off 33.5 s. "
+            "The same bench on the code before that change (rounds 1 and 2: 2.42, 2.16 x; its "
+            "third ran partly on the new code): 50 "
+            "projects 117-122 s, 378-383 retries; 100 projects 262-283 s, 1214-1238 retries, "
+            "back-off 59-61 s per job. A longer back-off cap (--backoff-max 60) made it worse: "
+            "50 projects 158 s. Earlier: "
             "NOT RELIABLY MET (full, 2026-12-07 afternoon, quiet 2 cores, fewer git processes "
             "per fetch and push): one run 1.907 x met (50 projects 128.55 s, 351 retries; 100 "
             "projects 245.18 s, 1131 retries), the next run's first round 3.25 x (50 projects "

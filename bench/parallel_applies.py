@@ -2,14 +2,16 @@
 
 A repository of 2N projects (`apps/pNN`, mock adapter) on a fake GitHub API on 127.0.0.1;
 one pull request adds them all; every project is planned and approved (matrix jobs), the PR
-is merged. Then each round applies, from an empty state branch, the first N projects and then
-all 2N: the apply jobs (`averos-ci github auto --config apps/pNN/averos.config.json`, each in
-its own fresh checkout, as separate processes) start together. Prints per round and size:
-landed jobs, rejected pushes re-applied on a moved tip (retries), progress pushes another job
-beat (left to the next push: they are one try), re-plans, wall time from
-start to the last job; then the medians and the wall-time ratio 2N / N (the median of the
-per-round ratios: both sizes of a round run a minute apart, under the same load). Checks that
-nothing was lost: every project's state.json on the final tip, serial 1, no claim left.
+is merged. Then each round applies, from an empty state branch, the pull request's thread as
+merged and a freshly packed origin, the first N projects and all 2N (in turn first: N then 2N
+in odd rounds, 2N then N in even ones): the apply jobs (`averos-ci github auto --config
+apps/pNN/averos.config.json`, each in its own fresh checkout, as separate processes) start
+together. Prints per round and size: landed jobs, rejected pushes re-applied on a moved tip
+(retries), progress pushes another job beat (left to the next push: they are one try),
+re-plans, wall time from start to the last job; then the medians and the wall-time ratio
+2N / N (the median of the per-round ratios: both sizes of a round run a minute apart, under
+the same load). Checks that nothing was lost: every project's state.json on the final tip,
+serial 1, no claim left.
 
 Targets (bench/_targets.py; exit 1 when one misses): every apply lands at both sizes, and
 the wall time of 100 is at most 2.2x that of 50 (no worse than linear growth).
@@ -35,9 +37,11 @@ import logging
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,6 +64,7 @@ class Round:
     landed: int  # jobs whose state landed (serial 1)
     retries: int  # rejected pushes re-applied on a moved tip
     left: int  # progress pushes beaten by another job, left to the next push
+    progress: int  # progress pushes that landed (commits on the branch)
     replans: int
     wall: float  # seconds from the start to the end of the last job
     slept: float  # back-off per job, seconds
@@ -71,8 +76,15 @@ def deadline_for(jobs: int, given: float | None) -> float:
     return given if given is not None else 120.0 + 6.0 * jobs
 
 
-def one_round(mono: Monorepo, merge: str, names: list[str], deadline: float) -> Round:
-    git(mono.world.origin, "update-ref", "-d", "refs/heads/averos-state")  # a fresh start
+def one_round(
+    mono: Monorepo, merge: str, names: list[str], deadline: float, restore: Callable[[], None]
+) -> Round:
+    # every run starts from what the first met: no state branch, the pull request's thread as
+    # merged (not the result comments of the runs before, which each job would page through)
+    # and an origin with nothing loose (the runs before left thousands of loose objects)
+    git(mono.world.origin, "update-ref", "-d", "refs/heads/averos-state")
+    restore()
+    git(mono.world.origin, "gc", "--prune=now", "--quiet")
     jobs_ready = [mono.prepare("push", mono.world.push_event(merge), merge, p) for p in names]
     started = time.perf_counter()
     results = mono.wait([mono.launch(*job) for job in jobs_ready], timeout=deadline)
@@ -81,6 +93,10 @@ def one_round(mono: Monorepo, merge: str, names: list[str], deadline: float) -> 
     if killed:
         print(f"  {killed} of {len(names)} jobs had not ended after {deadline:g} s: killed")
     files = mono.world.state_files()
+    try:
+        subjects = git(mono.world.origin, "log", "--format=%s", "refs/heads/averos-state")
+    except subprocess.CalledProcessError:  # no job landed: no branch
+        subjects = ""
     landed = 0
     for name, r in zip(names, results, strict=True):
         state = mono.state_of(name)
@@ -101,6 +117,7 @@ def one_round(mono: Monorepo, merge: str, names: list[str], deadline: float) -> 
         landed=landed,
         retries=len(waits),
         left=sum(r.stdout.count(LEFT) for r in results),
+        progress=sum(1 for s in subjects.splitlines() if ": progress: " in s),
         replans=sum(r.stdout.count("re-planning") for r in results),
         wall=wall,
         slept=sum(waits) / len(names),
@@ -171,14 +188,18 @@ def main() -> int:
             print(f"the plan and approval of {sizes[1]} projects failed: {str(exc)[:2000]}")
             return 1
         merge = mono.merge(1, "apps")
+        restore = fake.saved()
         for n in range(runs):
-            for count in sizes:
+            # the order alternates (N then 2N, then 2N then N): a machine whose load drifts
+            # during a round weighs on both sizes alike over the rounds
+            for count in sizes if n % 2 == 0 else sizes[::-1]:
                 deadline = deadline_for(count, args.deadline)
-                r = one_round(mono, merge, names[:count], deadline)
+                r = one_round(mono, merge, names[:count], deadline, restore)
                 rounds[count].append(r)
                 print(
                     f"round {n + 1}, {count} projects: landed {r.landed}/{count}, retries "
-                    f"{r.retries}, progress left to the next push {r.left}, re-plans "
+                    f"{r.retries}, progress pushes landed {r.progress}, left to the next "
+                    f"push {r.left}, re-plans "
                     f"{r.replans}, wall {r.wall:.2f} s, back-off {r.slept:.2f} s per job",
                     flush=True,
                 )

@@ -95,8 +95,9 @@ class GitHubSettings(BaseModel):
         ge=0,
         description=(
             "How often an apply pushes its checkpoints to the state branch (one try each: a "
-            "push another project's job beat is left to the next one; the final state always "
-            "lands)."
+            "push another project's job beat is left to the next one, and none is tried for a "
+            "back-off after it or after a claim that other projects' jobs made wait; the final "
+            "state always lands)."
         ),
     )
     push_attempts: int = Field(

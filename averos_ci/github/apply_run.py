@@ -61,6 +61,7 @@ def execute_claimed(
     manifest_path: Path,
     approved_hash: str,
     approvers: tuple[str, ...],
+    claim_retries: int = 0,
 ) -> ApplyResult:
     s, project, plan = ctx.settings, ctx.project, planned.plan
     approved = approved_hash  # what every record of this apply names (the full planHash)
@@ -80,6 +81,7 @@ def execute_claimed(
         workspace_root=ctx.config.workspace_root,
         state_key=ctx.env.state_key,
     )
+    pusher.busy(claim_retries)  # a claim that other projects' jobs made wait: a busy branch
     logs = _reports_dir(ctx) / "logs"  # per-node logs and driver stderr outlive the job's tmp
     config = ctx.config.with_overrides(
         state_path=proj / "state.json",

@@ -158,7 +158,7 @@ def apply_step(
             sb, project=project, commit=commit, base=tip, backoff=Backoff.from_settings(s)
         )
         if landed is not None:  # None: this project's own folder moved, so re-plan
-            tip = landed.tip
+            tip, claim_retries = landed.tip, landed.retries
             break
         print(f"{project}/ on {sb.branch} moved; re-fetching and re-planning")
     else:
@@ -181,6 +181,7 @@ def apply_step(
         manifest_path=manifest_path,
         approved_hash=approved_hash or plan.plan_hash,
         approvers=approvers,
+        claim_retries=claim_retries,
     )
 
 

@@ -7,8 +7,9 @@ Those progress pushes are best effort: a checkpoint only saves re-running nodes,
 another project's job beat is not re-applied and pushed again (in a matrix of N jobs that
 multiplied the collisions); the next progress push, or the push that must land (claim,
 failure, final state), carries it. After such a rejection the next progress push waits the
-back-off of a re-applied push too (jittered, doubling while they keep being rejected): a busy
-branch is left to the pushes that must land. The rejection still fetches the tip, so the next
+back-off of a re-applied push too (jittered, doubling while they keep being rejected), and so
+does the first progress push of an apply whose claim was re-applied: a busy branch is left to
+the pushes that must land. The rejection still fetches the tip, so the next
 push starts from it and a foreign edit of this project stops the run at once.
 """
 
@@ -92,6 +93,14 @@ class ProgressPusher:
         self.pushed = 0  # progress pushes that landed
         self.left = 0  # progress pushes another job's push beat, left to the next push
         self._beaten = 0  # of them in a row
+
+    def busy(self, retries: int) -> None:
+        """The push that claimed the apply was re-applied ``retries`` times over other
+        projects' commits: the branch is busy, so the first progress push waits the back-off
+        of that many rejections (and doubles from there if it is beaten too)."""
+        if retries > 0:
+            self._beaten = retries
+            self._quiet_until = time.monotonic() + self.writer.backoff.delay(retries)
 
     def on_event(self, event: Any) -> None:
         kind = str(getattr(event, "type", ""))

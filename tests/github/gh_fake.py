@@ -41,6 +41,7 @@ PATCH, PUT, DELETE) over a window's limit is refused as GitHub refuses it — 40
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import json
 import math
@@ -377,6 +378,20 @@ class FakeGitHub:
                     ),
                 )
             )
+
+    def saved(self) -> Callable[[], None]:
+        """The threads as they are now (comments, issues, statuses, reactions); calling the
+        result puts them back and forgets the requests since. For a bench that repeats one
+        scenario: each run must read what the first read, not the comments of the runs before."""
+        with self._lock:
+            kept = copy.deepcopy((self.comments, self.issues, self.statuses, self.reactions))
+
+        def restore() -> None:
+            with self._lock:
+                self.comments, self.issues, self.statuses, self.reactions = copy.deepcopy(kept)
+                self.requests.clear()
+
+        return restore
 
     def sent(self, method: str, pattern: str) -> list[Recorded]:
         return [r for r in self.requests if r.method == method and re.search(pattern, r.path)]

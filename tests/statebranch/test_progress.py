@@ -113,3 +113,22 @@ def test_a_rejected_progress_push_still_stops_at_a_foreign_edit_of_this_project(
     with pytest.raises(ApplyRefused, match="changed by another job"):
         pusher.on_event(succeeded("n1"))
     assert tip_of(origin) == theirs
+
+
+def test_after_a_claim_that_other_jobs_made_wait_progress_waits_the_back_off(
+    clones: tuple[Path, Path, Path], tmp_path: Path, pusher: ProgressPusher
+) -> None:
+    origin, _, b = clones
+    pusher.writer.backoff = Backoff(first=60, cap=60)
+    theirs = tip_of(origin)
+    pusher.busy(0)  # a claim that landed at once: the branch is not busy
+    (pusher.writer.src / "checkpoints.json").write_text('{"done": ["n1"]}\n')
+    pusher.on_event(succeeded("n1"))
+    assert pusher.pushed == 1 and tip_of(origin) != theirs
+    theirs = other_job(b, tmp_path, "other", '{"o": 1}')
+    pusher.busy(3)  # re-applied three times: no progress push for the back-off of a 4th
+    for node in ("n2", "n3"):
+        pusher.on_event(succeeded(node))
+    assert tip_of(origin) == theirs and pusher.pushed == 1 and pusher.left == 0
+    pusher.flush("interrupted")  # a push that must land is never held back
+    assert subject(origin) == "averos-ci: mine: interrupted"

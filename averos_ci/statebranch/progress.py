@@ -99,8 +99,14 @@ class ProgressPusher:
         projects' commits: the branch is busy, so the first progress push waits the back-off
         of that many rejections (and doubles from there if it is beaten too)."""
         if retries > 0:
-            self._beaten = retries
-            self._quiet_until = time.monotonic() + self.writer.backoff.delay(retries)
+            self._hold_back(retries)
+
+    def _hold_back(self, beaten: int) -> float:
+        """No progress push for the back-off of ``beaten`` rejections in a row; the wait."""
+        self._beaten = beaten
+        wait = self.writer.backoff.delay(beaten)
+        self._quiet_until = time.monotonic() + wait
+        return wait
 
     def on_event(self, event: Any) -> None:
         kind = str(getattr(event, "type", ""))
@@ -125,9 +131,7 @@ class ProgressPusher:
             writer.push(text)
         elif not writer.try_push(text):
             self.left += 1
-            self._beaten += 1
-            wait = writer.backoff.delay(self._beaten)
-            self._quiet_until = time.monotonic() + wait
+            wait = self._hold_back(self._beaten + 1)
             print(
                 f"{writer.sb.branch} moved (another project's job pushed): progress of "
                 f"{writer.project}/ left to the next push (none for {wait:.2f} s)"

@@ -126,7 +126,7 @@ def test_after_a_claim_that_other_jobs_made_wait_progress_waits_the_back_off(
     pusher.on_event(succeeded("n1"))
     assert pusher.pushed == 1 and tip_of(origin) != theirs
     theirs = other_job(b, tmp_path, "other", '{"o": 1}')
-    pusher.busy(3)  # re-applied three times: no progress push for the back-off of a 4th
+    pusher.busy(3)  # re-applied three times: no progress push for the back-off of three
     for node in ("n2", "n3"):
         pusher.on_event(succeeded(node))
     assert tip_of(origin) == theirs and pusher.pushed == 1 and pusher.left == 0
